@@ -1,0 +1,73 @@
+// Articulated-body algorithm, q̈ = FD(q, q̇, τ, f^x) (RBDA Table 7.1, Nori §V-A), with multi-DoF
+// joints: D_i = S_iᵀ U_i is inverted through its dense LTDL factorization.
+#pragma once
+
+#include <vector>
+
+#include "algorithms/jcalc.hpp"
+#include "algorithms/ltdl.hpp"
+
+namespace rbdgen {
+
+template <class S> using Subspace = Eigen::Matrix<S, 6, Eigen::Dynamic, 0, 6, 6>;
+
+template <class S> Subspace<S> motion_subspace(const Joint& joint) {
+    Subspace<S> s(6, joint.nv());
+    for (int k = 0; k < joint.nv(); ++k) s.col(k) = motion_axis(joint, k).cast<S>();
+    return s;
+}
+
+template <class S>
+VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& tau, const Vec3<S>& gravity,
+            const std::vector<Vec6<S>>* f_ext = nullptr) {
+    const int N = model.N();
+    std::vector<Transform<S>> X(N);
+    std::vector<Vec6<S>> v(N), c(N), p_A(N), a(N);
+    std::vector<Mat6<S>> I_A(N);
+    for (int i = 0; i < N; ++i) {  // pass 1: velocities, bias forces
+        const Body& b = model.bodies[i];
+        X[i] = X_up<S>(b, q.data());
+        const Vec6<S> vJ = motion<S>(b.joint, qd.data() + b.v_index);
+        v[i] = b.lambda < 0 ? vJ : Vec6<S>(X[i].apply(v[b.lambda]) + vJ);
+        c[i] = crm<S>(v[i], vJ);
+        const RigidBodyInertia<S> I = b.I.cast<S>();
+        I_A[i] = I.matrix();
+        p_A[i] = crf<S>(v[i], I * v[i]);
+        if (f_ext) p_A[i] -= (*f_ext)[i];
+    }
+    std::vector<Subspace<S>> U(N);
+    std::vector<MatX<S>> D_LD(N);  // LTDL factors of D_i = S_iᵀ U_i
+    std::vector<VecX<S>> u(N);
+    for (int i = N - 1; i >= 0; --i) {  // pass 2: articulated-body inertias
+        const Body& b = model.bodies[i];
+        const int n_i = b.joint.nv();
+        const Subspace<S> S_i = motion_subspace<S>(b.joint);
+        U[i] = I_A[i] * S_i;
+        D_LD[i] = S_i.transpose() * U[i];
+        ltdl<S>(D_LD[i], dense_parent(n_i));
+        u[i] = tau.segment(b.v_index, n_i) - S_i.transpose() * p_A[i];
+        if (b.lambda < 0) continue;
+        const Mat6<S> Ut = U[i].transpose();
+        MatX<S> Dinv_Ut(n_i, 6);
+        for (int k = 0; k < 6; ++k) Dinv_Ut.col(k) = ltdl_solve<S>(D_LD[i], dense_parent(n_i), Ut.col(k));
+        const Mat6<S> I_a = I_A[i] - U[i] * Dinv_Ut;
+        const Vec6<S> p_a = p_A[i] + I_a * c[i] + U[i] * ltdl_solve<S>(D_LD[i], dense_parent(n_i), u[i]);
+        const Mat6<S> Xm = X[i].matrix();
+        I_A[b.lambda] += Xm.transpose() * I_a * Xm;
+        p_A[b.lambda] += X[i].transpose_apply(p_a);
+    }
+    VecX<S> qdd(model.nv);
+    const Vec6<S> a_0 = spatial<S>(Vec3<S>::Zero(), -gravity);
+    for (int i = 0; i < N; ++i) {  // pass 3: accelerations
+        const Body& b = model.bodies[i];
+        const int n_i = b.joint.nv();
+        const Vec6<S> a_prime = X[i].apply(b.lambda < 0 ? a_0 : a[b.lambda]) + c[i];
+        const VecX<S> qdd_i =
+            ltdl_solve<S>(D_LD[i], dense_parent(n_i), u[i] - U[i].transpose() * a_prime);
+        qdd.segment(b.v_index, n_i) = qdd_i;
+        a[i] = a_prime + motion<S>(b.joint, qdd_i.data());
+    }
+    return qdd;
+}
+
+}  // namespace rbdgen

@@ -1,0 +1,73 @@
+// Joint kinematics (Featherstone's jcalc): the joint transform X_J(q) and the motion subspace S.
+#pragma once
+
+#include <cmath>
+
+#include "model/model.hpp"
+
+namespace rbdgen {
+
+// ʲX_λ(q) = X_J(q) X_tree: the transform from the parent's frame to body i's frame.
+template <class S> Transform<S> joint_transform(const Joint& joint, const S* q) {
+    using std::cos;
+    using std::sin;
+    Transform<S> X_J;
+    switch (joint.type) {
+        case JointType::Revolute: {
+            // E = Rot(axis, q)ᵀ = 1 − sin q â + (1 − cos q) â²  (Rodrigues)
+            const Mat3<S> a = skew<S>(joint.axis.cast<S>());
+            const S s = sin(q[0]), c = cos(q[0]);
+            X_J.E = Mat3<S>::Identity() - s * a + (S(1) - c) * (a * a);
+            break;
+        }
+        case JointType::Prismatic: X_J.r = joint.axis.cast<S>() * q[0]; break;
+        case JointType::Floating: {
+            // q = (position in the parent frame, unit quaternion x, y, z, w of the body's orientation)
+            const S x = q[3], y = q[4], z = q[5], w = q[6];
+            Mat3<S> R;
+            R << S(1) - S(2) * (y * y + z * z), S(2) * (x * y - z * w), S(2) * (x * z + y * w),  //
+                S(2) * (x * y + z * w), S(1) - S(2) * (x * x + z * z), S(2) * (y * z - x * w),  //
+                S(2) * (x * z - y * w), S(2) * (y * z + x * w), S(1) - S(2) * (x * x + y * y);
+            X_J.E = R.transpose();
+            X_J.r << q[0], q[1], q[2];
+            break;
+        }
+    }
+    return X_J;
+}
+
+template <class S> Transform<S> X_up(const Body& body, const S* q) {
+    return joint_transform<S>(body.joint, q + body.q_index) * body.X_tree.cast<S>();
+}
+
+// S q̇ : the joint velocity (or S q̈ : the joint acceleration) as a spatial motion vector.
+template <class S> Vec6<S> motion(const Joint& joint, const S* x) {
+    switch (joint.type) {
+        case JointType::Revolute: return spatial<S>(joint.axis.cast<S>() * x[0], Vec3<S>::Zero());
+        case JointType::Prismatic: return spatial<S>(Vec3<S>::Zero(), joint.axis.cast<S>() * x[0]);
+        case JointType::Floating: break;
+    }
+    Vec6<S> m;
+    m << x[0], x[1], x[2], x[3], x[4], x[5];
+    return m;
+}
+
+// Sᵀ f, written to out[0 .. nv).
+template <class S> void project(const Joint& joint, const Vec6<S>& f, S* out) {
+    switch (joint.type) {
+        case JointType::Revolute: out[0] = joint.axis.cast<S>().dot(ang(f)); return;
+        case JointType::Prismatic: out[0] = joint.axis.cast<S>().dot(lin(f)); return;
+        case JointType::Floating:
+            for (int k = 0; k < 6; ++k) out[k] = f[k];
+            return;
+    }
+}
+
+// Column k of S.
+inline Vec6<double> motion_axis(const Joint& joint, int k) {
+    double e[6] = {0, 0, 0, 0, 0, 0};
+    e[k] = 1;
+    return motion<double>(joint, e);
+}
+
+}  // namespace rbdgen

@@ -1,0 +1,97 @@
+// Featherstone's sparse LTDL and LTL factorizations, H = Lᵀ D L and H = Lᵀ L, and the four products
+// and solves with L (Appendix A). λ is the expanded parent array, 0-based with −1 for the root: the
+// inner loops visit only ancestors, so the branch-induced zeros of H are never filled in.
+// The factors overwrite the lower triangle of H: for LTDL, D on the diagonal and L's unit diagonal
+// implied; for LTL, L including its diagonal.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "spatial/spatial.hpp"
+
+namespace rbdgen {
+
+// Appendix A, LTDL factorization.
+template <class S> void ltdl(MatX<S>& A, const std::vector<int>& lambda) {
+    const int n = static_cast<int>(lambda.size());
+    for (int k = n - 1; k >= 0; --k) {
+        for (int i = lambda[k]; i >= 0; i = lambda[i]) {
+            const S a = A(k, i) / A(k, k);
+            for (int j = i; j >= 0; j = lambda[j]) A(i, j) = A(i, j) - A(k, j) * a;
+            A(k, i) = a;
+        }
+    }
+}
+
+// §2, LTL factorization (Fig. 3).
+template <class S> void ltl(MatX<S>& H, const std::vector<int>& lambda) {
+    using std::sqrt;
+    const int n = static_cast<int>(lambda.size());
+    for (int k = n - 1; k >= 0; --k) {
+        H(k, k) = sqrt(H(k, k));
+        for (int j = lambda[k]; j >= 0; j = lambda[j]) H(k, j) = H(k, j) / H(k, k);
+        for (int i = lambda[k]; i >= 0; i = lambda[i])
+            for (int j = i; j >= 0; j = lambda[j]) H(i, j) = H(i, j) - H(k, i) * H(k, j);
+    }
+}
+
+// Whether the factor's diagonal is L_ii (LTL) or the implied 1 of LTDL.
+enum class Diagonal { Unit, Stored };
+
+// y = L x
+template <class S> VecX<S> L_times(const MatX<S>& L, const std::vector<int>& lambda, const VecX<S>& x, Diagonal diag) {
+    const int n = static_cast<int>(lambda.size());
+    VecX<S> y(n);
+    for (int i = n - 1; i >= 0; --i) {
+        y[i] = diag == Diagonal::Unit ? x[i] : L(i, i) * x[i];
+        for (int j = lambda[i]; j >= 0; j = lambda[j]) y[i] = y[i] + L(i, j) * x[j];
+    }
+    return y;
+}
+
+// y = Lᵀ x
+template <class S> VecX<S> Lt_times(const MatX<S>& L, const std::vector<int>& lambda, const VecX<S>& x, Diagonal diag) {
+    const int n = static_cast<int>(lambda.size());
+    VecX<S> y(n);
+    for (int i = 0; i < n; ++i) {
+        y[i] = diag == Diagonal::Unit ? x[i] : L(i, i) * x[i];
+        for (int j = lambda[i]; j >= 0; j = lambda[j]) y[j] = y[j] + L(i, j) * x[i];
+    }
+    return y;
+}
+
+// x = L⁻¹ x, in situ
+template <class S> void L_solve(const MatX<S>& L, const std::vector<int>& lambda, VecX<S>& x, Diagonal diag) {
+    const int n = static_cast<int>(lambda.size());
+    for (int i = 0; i < n; ++i) {
+        for (int j = lambda[i]; j >= 0; j = lambda[j]) x[i] = x[i] - L(i, j) * x[j];
+        if (diag == Diagonal::Stored) x[i] = x[i] / L(i, i);
+    }
+}
+
+// x = L⁻ᵀ x, in situ
+template <class S> void Lt_solve(const MatX<S>& L, const std::vector<int>& lambda, VecX<S>& x, Diagonal diag) {
+    const int n = static_cast<int>(lambda.size());
+    for (int i = n - 1; i >= 0; --i) {
+        if (diag == Diagonal::Stored) x[i] = x[i] / L(i, i);
+        for (int j = lambda[i]; j >= 0; j = lambda[j]) x[j] = x[j] - L(i, j) * x[i];
+    }
+}
+
+// One back-substitution with an LTDL factor: x = H⁻¹ b = L⁻¹ D⁻¹ L⁻ᵀ b.
+template <class S> VecX<S> ltdl_solve(const MatX<S>& LD, const std::vector<int>& lambda, VecX<S> x) {
+    Lt_solve<S>(LD, lambda, x, Diagonal::Unit);
+    for (int i = 0; i < x.size(); ++i) x[i] = x[i] / LD(i, i);
+    L_solve<S>(LD, lambda, x, Diagonal::Unit);
+    return x;
+}
+
+// λ of a dense matrix, λ(i) = i − 1: the factorizations then treat it as dense (§2).
+inline std::vector<int> dense_parent(int n) {
+    std::vector<int> lambda(n);
+    for (int i = 0; i < n; ++i) lambda[i] = i - 1;
+    return lambda;
+}
+
+}  // namespace rbdgen

@@ -1,0 +1,117 @@
+#include "cli/state.hpp"
+
+#include <fstream>
+#include <map>
+
+#include "model/error.hpp"
+
+namespace rbdgen {
+namespace {
+
+double number(const nlohmann::json& j, const std::string& file, const std::string& key) {
+    if (!j.is_number()) throw Error(file + ": '" + key + "' is " + j.dump() + ", not a number; write a number there");
+    return j.get<double>();
+}
+
+void read_array(const nlohmann::json& j, double* out, int n, const std::string& file, const std::string& key) {
+    if (!j.is_array() || static_cast<int>(j.size()) != n)
+        throw Error(file + ": '" + key + "' must be an array of " + std::to_string(n) + " numbers");
+    for (int k = 0; k < n; ++k) out[k] = number(j[k], file, key + "[" + std::to_string(k) + "]");
+}
+
+void check_keys(const nlohmann::json& j, const std::string& file, const std::string& where,
+                std::initializer_list<const char*> allowed) {
+    if (!j.is_object()) throw Error(file + ": '" + where + "' must be a JSON object");
+    for (const auto& [key, value] : j.items()) {
+        bool ok = false;
+        std::string list;
+        for (const char* a : allowed) {
+            ok = ok || key == a;
+            list += (list.empty() ? "" : ", ") + std::string(a);
+        }
+        if (!ok) throw Error(file + ": unknown key '" + key + "' in " + where + "; expected one of " + list);
+    }
+}
+
+const Body* floating_root(const Model& model) {
+    for (const Body& b : model.bodies)
+        if (b.joint.type == JointType::Floating) return &b;
+    return nullptr;
+}
+
+}  // namespace
+
+State parse_state(const Model& model, const nlohmann::json& json, const std::string& file) {
+    check_keys(json, file, "the state", {"q", "v", "a", "tau", "gravity", "base"});
+    State s;
+    s.q = VecX<double>::Zero(model.nq);
+    s.v = s.a = s.tau = VecX<double>::Zero(model.nv);
+    std::map<std::string, const Body*> by_name;
+    for (const Body& b : model.bodies)
+        if (b.joint.type != JointType::Floating) by_name[b.joint_name] = &b;
+    const Body* base = floating_root(model);
+    if (base) s.q[base->q_index + 6] = 1.0;  // identity quaternion
+
+    const std::pair<const char*, double*> vectors[] = {{"q", nullptr}, {"v", s.v.data()}, {"a", s.a.data()}, {"tau", s.tau.data()}};
+    for (const auto& [section, out] : vectors) {
+        if (!json.contains(section)) continue;
+        const nlohmann::json& j = json.at(section);
+        if (!j.is_object()) throw Error(file + ": '" + section + "' must be an object {\"<joint>\": value, ...}");
+        for (const auto& [joint, value] : j.items()) {
+            const auto it = by_name.find(joint);
+            if (it == by_name.end())
+                throw Error(file + ": '" + section + "' names joint '" + joint + "', which " + model.source +
+                            " does not have as a moving joint; use one of the joints `rbdgen info` lists");
+            const double x = number(value, file, std::string(section) + "." + joint);
+            if (out) out[it->second->v_index] = x;
+            else s.q[it->second->q_index] = x;
+        }
+    }
+    if (json.contains("gravity")) read_array(json["gravity"], s.gravity.data(), 3, file, "gravity");
+    if (json.contains("base")) {
+        if (!base)
+            throw Error(file + ": the state has a 'base' but the model has no floating base; drop it, or use --floating-base");
+        const nlohmann::json& b = json["base"];
+        check_keys(b, file, "base", {"position", "quaternion", "velocity", "acceleration", "wrench"});
+        if (b.contains("position")) read_array(b["position"], s.q.data() + base->q_index, 3, file, "base.position");
+        if (b.contains("quaternion")) {
+            double* quat = s.q.data() + base->q_index + 3;
+            read_array(b["quaternion"], quat, 4, file, "base.quaternion");
+            const double norm = Eigen::Map<Eigen::Vector4d>(quat).norm();
+            if (std::abs(norm - 1.0) > 1e-3)
+                throw Error(file + ": 'base.quaternion' has norm " + std::to_string(norm) +
+                            "; give a unit quaternion [x, y, z, w]");
+            Eigen::Map<Eigen::Vector4d>(quat) /= norm;
+        }
+        if (b.contains("velocity")) read_array(b["velocity"], s.v.data() + base->v_index, 6, file, "base.velocity");
+        if (b.contains("acceleration")) read_array(b["acceleration"], s.a.data() + base->v_index, 6, file, "base.acceleration");
+        if (b.contains("wrench")) read_array(b["wrench"], s.tau.data() + base->v_index, 6, file, "base.wrench");
+    }
+    return s;
+}
+
+State read_state(const Model& model, const std::string& file) {
+    std::ifstream in(file);
+    if (!in) throw Error(file + ": cannot open the state file; check the path");
+    nlohmann::json json;
+    try {
+        json = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw Error(file + ": not valid JSON (" + e.what() + ")");
+    }
+    return parse_state(model, json, file);
+}
+
+nlohmann::ordered_json joint_vector_json(const Model& model, const VecX<double>& x) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const Body& b : model.bodies) {
+        if (b.joint.type == JointType::Floating) {
+            out["base"] = std::vector<double>(x.data() + b.v_index, x.data() + b.v_index + 6);
+        } else {
+            out[b.joint_name] = x[b.v_index];
+        }
+    }
+    return out;
+}
+
+}  // namespace rbdgen

@@ -1,0 +1,64 @@
+// The robot model as plain data (Featherstone's parent array, joint types, X_tree, I), after fixed
+// joints have been merged away. Bodies are numbered regularly, 0-based here: body i has parent
+// lambda[i] < i, and lambda[i] == -1 means the parent is the fixed base (Featherstone's body 0).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "spatial/spatial.hpp"
+
+namespace rbdgen {
+
+enum class JointType { Revolute, Prismatic, Floating };
+
+struct Joint {
+    JointType type = JointType::Revolute;
+    Vec3<double> axis = Vec3<double>::UnitZ();  // unit axis in the body frame (1-DoF joints)
+    int nq() const { return type == JointType::Floating ? 7 : 1; }
+    int nv() const { return type == JointType::Floating ? 6 : 1; }
+};
+
+struct Body {
+    std::string name;        // URDF link name of the body's frame
+    std::string joint_name;  // URDF joint that connects it to its parent ("floating_base" if added)
+    int lambda = -1;         // parent body, -1 = fixed base
+    Joint joint;
+    Transform<double> X_tree;  // ʲX_λ at q = 0: parent frame to the joint (= body) frame
+    RigidBodyInertia<double> I;
+    int q_index = 0;  // first position coordinate of the joint in q
+    int v_index = 0;  // first velocity coordinate of the joint in v (= row of H)
+    std::vector<std::string> merged_links;  // links welded to this body by fixed joints
+};
+
+// A frame attached to a body by fixed joints (a merged link, kept for kinematics outputs).
+struct Frame {
+    std::string name;
+    int body = -1;              // -1 = fixed base
+    Transform<double> X_body;   // ᶠX_body
+};
+
+struct Model {
+    std::string name;
+    std::string source;       // file the model came from
+    std::string root_link;
+    bool floating_base = false;
+    std::vector<Body> bodies;
+    std::vector<Frame> frames;
+    int nq = 0, nv = 0;
+    std::vector<std::string> warnings;
+
+    int N() const { return static_cast<int>(bodies.size()); }
+    // Joint names in model order, one per body.
+    std::vector<std::string> joint_names() const;
+    // Names of the velocity coordinates (rows of H), in order; a floating joint gives six.
+    std::vector<std::string> dof_names() const;
+    // The first body whose subtree has neither mass nor rotational inertia: its joint's column of H
+    // is zero, so H is singular. Returns -1 when H is positive definite for every q.
+    int first_massless_subtree() const;
+};
+
+// Build the coordinate indices (q_index, v_index, nq, nv) from the bodies' joints.
+void assign_indices(Model& model);
+
+}  // namespace rbdgen

@@ -1,0 +1,25 @@
+// URDF (urdfdom) → Model: fixed joints merged into their parent body, inertias combined and
+// expressed at the body frame, an optional floating base added at the root link.
+#pragma once
+
+#include <string>
+
+#include "model/error.hpp"
+#include "model/model.hpp"
+
+namespace rbdgen {
+
+struct LoadOptions {
+    bool floating_base = false;
+    // Inertias whose principal moments violate the triangle inequality cannot belong to a rigid
+    // body, yet real URDFs have them (allegro, talos) and their spatial inertia stays positive
+    // definite: by default they load with a warning; strict makes them an error.
+    bool strict_inertia = false;
+};
+
+// Throws rbdgen::Error with a message naming the file and the offending link or joint.
+Model load_urdf(const std::string& path, const LoadOptions& options = {});
+Model load_urdf_string(const std::string& xml, const std::string& source_name,
+                       const LoadOptions& options = {});
+
+}  // namespace rbdgen

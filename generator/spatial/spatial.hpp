@@ -1,0 +1,123 @@
+// Spatial vector algebra (Featherstone, "Rigid Body Dynamics Algorithms", ch. 2), templated on the
+// scalar so that the same code is the reference implementation (double) and the tracer (symbolic).
+//
+// Conventions (DESIGN.md): spatial vectors are [angular; linear]; a Plücker transform ᴮX_A is stored
+// as (E, r) with ᴮX_A = rot(E) xlt(r): E rotates A coordinates into B coordinates and r is the
+// position of B's origin expressed in A coordinates.
+#pragma once
+
+#include <Eigen/Dense>
+
+namespace rbdgen {
+
+template <class S> using Vec3 = Eigen::Matrix<S, 3, 1>;
+template <class S> using Mat3 = Eigen::Matrix<S, 3, 3>;
+template <class S> using Vec6 = Eigen::Matrix<S, 6, 1>;
+template <class S> using Mat6 = Eigen::Matrix<S, 6, 6>;
+template <class S> using VecX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+template <class S> using MatX = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+
+template <class S> Vec3<S> ang(const Vec6<S>& m) { return m.template head<3>(); }
+template <class S> Vec3<S> lin(const Vec6<S>& m) { return m.template tail<3>(); }
+template <class S> Vec6<S> spatial(const Vec3<S>& a, const Vec3<S>& l) {
+    Vec6<S> m;
+    m << a, l;
+    return m;
+}
+
+// r× : the skew-symmetric matrix of a 3-vector.
+template <class S> Mat3<S> skew(const Vec3<S>& r) {
+    Mat3<S> m;
+    m << S(0), -r.z(), r.y(), r.z(), S(0), -r.x(), -r.y(), r.x(), S(0);
+    return m;
+}
+
+// v × m  (motion cross product, Nori §II).
+template <class S> Vec6<S> crm(const Vec6<S>& v, const Vec6<S>& m) {
+    const Vec3<S> w = ang(v), vo = lin(v);
+    return spatial<S>(w.cross(ang(m)), vo.cross(ang(m)) + w.cross(lin(m)));
+}
+
+// v ×* f  (force cross product, Nori §II).
+template <class S> Vec6<S> crf(const Vec6<S>& v, const Vec6<S>& f) {
+    const Vec3<S> w = ang(v), vo = lin(v);
+    return spatial<S>(w.cross(ang(f)) + vo.cross(lin(f)), w.cross(lin(f)));
+}
+
+// A Plücker transform ᴮX_A = rot(E) xlt(r).
+template <class S> struct Transform {
+    Mat3<S> E = Mat3<S>::Identity();
+    Vec3<S> r = Vec3<S>::Zero();
+
+    static Transform identity() { return {}; }
+
+    // ᴮX_A m : a motion vector from A to B coordinates.
+    Vec6<S> apply(const Vec6<S>& m) const {
+        return spatial<S>(E * ang(m), E * (lin(m) - r.cross(ang(m))));
+    }
+    // ᴮX_A* f : a force vector from A to B coordinates.
+    Vec6<S> apply_force(const Vec6<S>& f) const {
+        return spatial<S>(E * (ang(f) - r.cross(lin(f))), E * lin(f));
+    }
+    // ᴬX_B m = (ᴮX_A)⁻¹ m : a motion vector from B back to A coordinates.
+    Vec6<S> inverse_apply(const Vec6<S>& m) const {
+        const Vec3<S> w = E.transpose() * ang(m);
+        return spatial<S>(w, E.transpose() * lin(m) + r.cross(w));
+    }
+    // (ᴮX_A)ᵀ f = ᴬX_B* f : a force vector from B back to A coordinates.
+    Vec6<S> transpose_apply(const Vec6<S>& f) const {
+        const Vec3<S> n = E.transpose() * lin(f);
+        return spatial<S>(E.transpose() * ang(f) + r.cross(n), n);
+    }
+    // ᶜX_A = ᶜX_B ᴮX_A  (this = ᶜX_B).
+    Transform operator*(const Transform& BXA) const {
+        return {E * BXA.E, BXA.r + BXA.E.transpose() * r};
+    }
+    Transform inverse() const { return {E.transpose(), -(E * r)}; }
+
+    template <class T> Transform<T> cast() const {
+        return {E.template cast<T>(), r.template cast<T>()};
+    }
+    Mat6<S> matrix() const {
+        Mat6<S> X = Mat6<S>::Zero();
+        X.template topLeftCorner<3, 3>() = E;
+        X.template bottomRightCorner<3, 3>() = E;
+        X.template bottomLeftCorner<3, 3>() = -E * skew<S>(r);
+        return X;
+    }
+};
+
+// Rigid-body inertia (m, h = m c, Ī = rotational inertia about the frame origin), RBDA §2.13.
+template <class S> struct RigidBodyInertia {
+    S m = S(0);
+    Vec3<S> h = Vec3<S>::Zero();
+    Mat3<S> Ibar = Mat3<S>::Zero();
+
+    // I v
+    Vec6<S> operator*(const Vec6<S>& v) const {
+        return spatial<S>(Ibar * ang(v) + h.cross(lin(v)), m * lin(v) - h.cross(ang(v)));
+    }
+    RigidBodyInertia operator+(const RigidBodyInertia& o) const {
+        return {m + o.m, h + o.h, Ibar + o.Ibar};
+    }
+    // ᴬXᴮ* I ᴮX_A : this inertia (in B coordinates) expressed in A coordinates, given ᴮX_A.
+    RigidBodyInertia expressed_in_parent(const Transform<S>& BXA) const {
+        const Vec3<S> h1 = BXA.E.transpose() * h;
+        const Mat3<S> I1 = BXA.E.transpose() * Ibar * BXA.E;
+        const Vec3<S> hA = h1 + m * BXA.r;
+        return {m, hA, I1 - skew<S>(BXA.r) * skew<S>(h1) - skew<S>(hA) * skew<S>(BXA.r)};
+    }
+    Mat6<S> matrix() const {
+        Mat6<S> I;
+        I << Ibar, skew<S>(h), skew<S>(h).transpose(), m * Mat3<S>::Identity();
+        return I;
+    }
+    template <class T> RigidBodyInertia<T> cast() const {
+        return {T(m), h.template cast<T>(), Ibar.template cast<T>()};
+    }
+};
+
+// Articulated-body inertias are general symmetric 6×6 matrices (ABA).
+template <class S> using ArticulatedInertia = Mat6<S>;
+
+}  // namespace rbdgen
