@@ -1,7 +1,7 @@
 // rbdgen eval ROBOT.urdf [--floating-base] [--strict-inertia] --state STATE.json: the reference algorithms at one state,
 // as JSON (format in README.md; every generated robot's eval driver prints the same).
 #include <nlohmann/json.hpp>
-#include <ostream>
+#include <iostream>
 
 #include "algorithms/aba.hpp"
 #include "algorithms/crba.hpp"
@@ -40,7 +40,10 @@ int command_eval(const Args& args, std::ostream& out) {
         throw Error("usage: rbdgen eval ROBOT.urdf [--floating-base] [--strict-inertia] --state STATE.json");
     const Model model = load_model(a.positional[0], load_options(a));
     const State state = read_state(model, a.value("--state"));
-    out << evaluate(model, state).dump(2) << "\n";
+    const nlohmann::ordered_json result = evaluate(model, state);
+    if (result.contains("fd_error"))
+        std::cerr << "rbdgen: forward dynamics refused: " << result["fd_error"].get<std::string>() << "\n";
+    out << result.dump(2) << "\n";
     return 0;
 }
 

@@ -141,9 +141,16 @@ Model load_urdf_string(const std::string& xml, const std::string& file, const Lo
     console_bridge::useOutputHandler(&errors);
     urdf::ModelInterfaceSharedPtr urdf = urdf::parseURDF(xml);
     console_bridge::restorePreviousOutputHandler();
-    if (!urdf)
+    if (!urdf) {
+        // urdfdom's words, with what to change for the cases it leaves vague.
+        std::string hint = "fix the XML, or the link or joint named, and try again";
+        if (errors.text.find("No root link") != std::string::npos)
+            hint = "every link is some joint's child, so the joints form a loop; a URDF must be a tree: remove a joint of the loop";
+        else if (errors.text.find("Two root links") != std::string::npos)
+            hint = "the tree is disconnected; connect those links with a joint, or remove one";
         throw Error(file + ": not a valid URDF (" + (errors.text.empty() ? "urdfdom could not parse it" : errors.text) +
-                    "); fix the XML, or the link/joint named, and try again");
+                    "); " + hint);
+    }
     const urdf::LinkConstSharedPtr root = urdf->getRoot();
     if (!root) throw Error(file + ": no root link; a URDF needs one link that is no joint's child");
 

@@ -1,0 +1,186 @@
+// The reference algorithms against oracles that do not share their code: ABA(RNEA(q̈)) = q̈, two
+// forward dynamics agreeing, H's columns from RNEA, H symmetric positive definite, LᵀDL = H without
+// fill, virtual work for external forces and gravity, Jacobians against FK velocities, and the power
+// balance d/dt(kinetic energy) = q̇ᵀ(τ − g) by finite differences. Random states, fixed seeds.
+#include "algorithms/aba.hpp"
+#include "algorithms/crba.hpp"
+#include "algorithms/fd_crba_ltdl.hpp"
+#include "algorithms/forward_kinematics.hpp"
+#include "algorithms/jacobians.hpp"
+#include "algorithms/ltdl.hpp"
+#include "algorithms/rnea.hpp"
+#include "model/topology.hpp"
+#include "test_support.hpp"
+
+namespace rbdgen {
+namespace {
+
+constexpr int kStates = 200;
+
+class Physics : public ::testing::TestWithParam<test::ModelCase> {
+protected:
+    void SetUp() override {
+        if (GetParam().path.find(RBDGEN_SHARED_MODELS) == 0) RBDGEN_SKIP_IF_NO_SHARED_MODELS();
+        model = test::load(GetParam());
+    }
+    Model model;
+    std::mt19937_64 rng{12345};
+};
+
+TEST_P(Physics, AbaInvertsRnea) {
+    double worst = 0;
+    for (int s = 0; s < kStates; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        const VecX<double> tau = rnea<double>(model, x.q, x.qd, x.qdd, x.gravity);
+        worst = std::max(worst, test::rel_err(aba<double>(model, x.q, x.qd, tau, x.gravity), x.qdd));
+    }
+    EXPECT_LT(worst, 1e-10);
+    RecordProperty("worst_rel_err", std::to_string(worst));
+}
+
+TEST_P(Physics, CrbaLtdlForwardDynamicsEqualsAba) {
+    double worst = 0;
+    for (int s = 0; s < kStates; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        const VecX<double> qdd_aba = aba<double>(model, x.q, x.qd, x.tau, x.gravity);
+        worst = std::max(worst, test::rel_err(fd_crba_ltdl<double>(model, x.q, x.qd, x.tau, x.gravity), qdd_aba));
+    }
+    EXPECT_LT(worst, 1e-10);
+}
+
+TEST_P(Physics, JsimColumnsAreRneaOfUnitAccelerations) {
+    for (int s = 0; s < kStates / 10; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        const VecX<double> zero = VecX<double>::Zero(model.nv);
+        const MatX<double> H = crba<double>(model, x.q);
+        const VecX<double> bias = rnea<double>(model, x.q, zero, zero, x.gravity);
+        for (int i = 0; i < model.nv; ++i) {
+            const VecX<double> e = VecX<double>::Unit(model.nv, i);
+            const VecX<double> column = rnea<double>(model, x.q, zero, e, x.gravity) - bias;
+            EXPECT_LT(test::rel_err(H.col(i), column), 1e-12) << "column " << i;
+        }
+    }
+}
+
+TEST_P(Physics, JsimIsSymmetricPositiveDefiniteAndLtdlHasNoFill) {
+    const std::vector<int> lambda = expanded_parent(model);
+    const auto pattern = jsim_pattern(lambda);
+    for (int s = 0; s < kStates; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        const MatX<double> H = crba<double>(model, x.q);
+        ASSERT_EQ((H - H.transpose()).cwiseAbs().maxCoeff(), 0.0);
+        ASSERT_GT(Eigen::SelfAdjointEigenSolver<MatX<double>>(H).eigenvalues().minCoeff(), 0.0);
+        for (int i = 0; i < model.nv; ++i)
+            for (int j = 0; j < model.nv; ++j)
+                if (!pattern[i][j]) ASSERT_EQ(H(i, j), 0.0) << "branch-induced zero H(" << i << "," << j << ")";
+
+        MatX<double> LD = H;
+        ltdl<double>(LD, lambda);
+        MatX<double> L = MatX<double>::Identity(model.nv, model.nv);
+        VecX<double> D(model.nv);
+        for (int i = 0; i < model.nv; ++i) {
+            D[i] = LD(i, i);
+            for (int j = 0; j < i; ++j) {
+                if (!in_subtree(lambda, i, j)) ASSERT_EQ(LD(i, j), 0.0) << "fill-in at L(" << i << "," << j << ")";
+                L(i, j) = LD(i, j);
+            }
+        }
+        EXPECT_LT(test::rel_err(L.transpose() * D.asDiagonal() * L, H), 1e-12);
+
+        MatX<double> LL = H;
+        ltl<double>(LL, lambda);
+        const MatX<double> Lt = LL.triangularView<Eigen::Lower>();
+        EXPECT_LT(test::rel_err(Lt.transpose() * Lt, H), 1e-12);
+
+        // The four products and solves of Appendix A against dense triangular algebra.
+        const VecX<double> b = x.tau;
+        for (const auto& [F, diag] : {std::pair{L, Diagonal::Unit}, std::pair{Lt, Diagonal::Stored}}) {
+            const MatX<double>& S = diag == Diagonal::Unit ? LD : LL;
+            EXPECT_LT(test::rel_err(L_times<double>(S, lambda, b, diag), F * b), 1e-12);
+            EXPECT_LT(test::rel_err(Lt_times<double>(S, lambda, b, diag), F.transpose() * b), 1e-12);
+            VecX<double> y = b;
+            L_solve<double>(S, lambda, y, diag);
+            EXPECT_LT(test::rel_err(F * y, b), 1e-10);
+            y = b;
+            Lt_solve<double>(S, lambda, y, diag);
+            EXPECT_LT(test::rel_err(F.transpose() * y, b), 1e-10);
+        }
+    }
+}
+
+// ½ Σ v_iᵀ I_i v_i
+double kinetic_energy(const Model& model, const VecX<double>& q, const VecX<double>& qd) {
+    const VecX<double> zero = VecX<double>::Zero(model.nv);
+    const Kinematics<double> k = forward_kinematics<double>(model, q, qd, zero);
+    double T = 0;
+    for (int i = 0; i < model.N(); ++i) T += 0.5 * k.v[i].dot(model.bodies[i].I * k.v[i]);
+    return T;
+}
+
+TEST_P(Physics, PowerBalance) {
+    // Along q(t) = q + q̇ t + ½ q̈ t² and q̇(t) = q̇ + q̈ t, dT/dt = q̇ᵀ(τ − g). A floating base's
+    // velocity is in body coordinates, and T does not depend on the base pose, which stays put.
+    const double h = 1e-5;
+    double worst = 0;
+    for (int s = 0; s < kStates; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        auto at = [&](double t) {
+            VecX<double> q = x.q;
+            for (const Body& b : model.bodies)
+                if (b.joint.type != JointType::Floating)
+                    q[b.q_index] += x.qd[b.v_index] * t + 0.5 * x.qdd[b.v_index] * t * t;
+            return kinetic_energy(model, q, x.qd + x.qdd * t);
+        };
+        const double dT = (at(h) - at(-h)) / (2 * h);
+        const VecX<double> tau = rnea<double>(model, x.q, x.qd, x.qdd, x.gravity);
+        const VecX<double> g = gravity_vector<double>(model, x.q, x.gravity);
+        const double power = x.qd.dot(tau - g);
+        worst = std::max(worst, std::abs(dT - power) / std::max(1.0, std::abs(x.qd.dot(tau)) + std::abs(x.qd.dot(g))));
+    }
+    EXPECT_LT(worst, 1e-6);
+}
+
+TEST_P(Physics, JacobiansMapJointVelocitiesToBodyVelocities) {
+    for (int s = 0; s < kStates; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        const Kinematics<double> k = forward_kinematics<double>(model, x.q, x.qd, x.qdd);
+        const std::vector<MatX<double>> J = jacobians<double>(model, x.q);
+        for (int i = 0; i < model.N(); ++i) ASSERT_LT(test::rel_err(J[i] * x.qd, k.v[i]), 1e-12) << "body " << i;
+    }
+}
+
+TEST_P(Physics, ExternalForcesAndGravityObeyVirtualWork) {
+    for (int s = 0; s < kStates / 4; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        std::uniform_real_distribution<double> u(-10, 10);
+        std::vector<Vec6<double>> f(model.N());
+        for (auto& fi : f) fi = Vec6<double>::NullaryExpr([&] { return u(rng); });
+        const std::vector<MatX<double>> J = jacobians<double>(model, x.q);
+        const Kinematics<double> k = forward_kinematics<double>(model, x.q, x.qd, x.qdd);
+        // τ(f^x) = τ(0) − Σ J_iᵀ f_i^x
+        VecX<double> expected = rnea<double>(model, x.q, x.qd, x.qdd, x.gravity);
+        // g = −Σ J_iᵀ I_i a_g,i : gravity's generalized force, a_g in body coordinates
+        VecX<double> g = VecX<double>::Zero(model.nv);
+        for (int i = 0; i < model.N(); ++i) {
+            expected -= J[i].transpose() * f[i];
+            g -= J[i].transpose() * (model.bodies[i].I * k.X_0[i].apply(spatial<double>(Vec3<double>::Zero(), x.gravity)));
+        }
+        EXPECT_LT(test::rel_err(rnea<double>(model, x.q, x.qd, x.qdd, x.gravity, &f), expected), 1e-11);
+        EXPECT_LT(test::rel_err(gravity_vector<double>(model, x.q, x.gravity), g), 1e-11);
+        // and forward dynamics with the same forces inverts it
+        const VecX<double> tau = rnea<double>(model, x.q, x.qd, x.qdd, x.gravity, &f);
+        EXPECT_LT(test::rel_err(aba<double>(model, x.q, x.qd, tau, x.gravity, &f), x.qdd), 1e-10);
+        EXPECT_LT(test::rel_err(fd_crba_ltdl<double>(model, x.q, x.qd, tau, x.gravity, &f), x.qdd), 1e-10);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllModels, Physics, ::testing::ValuesIn(test::all_models()),
+                         [](const auto& info) {
+                             std::string name = info.param.label();
+                             for (char& c : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return name;
+                         });
+
+}  // namespace
+}  // namespace rbdgen

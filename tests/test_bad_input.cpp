@@ -1,0 +1,136 @@
+// Every error a user can cause: one clear message naming the file, link or joint and what to change,
+// and a non-zero exit status from the command. Untidy but valid URDFs load.
+#include <filesystem>
+#include <fstream>
+
+#include "test_support.hpp"
+
+namespace rbdgen {
+namespace {
+
+namespace fs = std::filesystem;
+
+class BadInput : public ::testing::Test {
+protected:
+    fs::path dir = fs::temp_directory_path() / ("rbdgen_bad_" + std::to_string(::getpid()));
+    void SetUp() override { fs::create_directories(dir); }
+    void TearDown() override { fs::remove_all(dir); }
+    std::string write(const std::string& name, const std::string& text) {
+        std::ofstream(dir / name) << text;
+        return (dir / name).string();
+    }
+    // The command fails with status 1 and a single error line containing every `needles`.
+    void expect_error(const std::string& args, std::initializer_list<std::string> needles) {
+        const test::CommandResult r = test::run(args);
+        EXPECT_EQ(r.status, 1) << r.out;
+        EXPECT_NE(r.out.find("rbdgen: error: "), std::string::npos) << r.out;
+        for (const std::string& n : needles) EXPECT_NE(r.out.find(n), std::string::npos) << "missing '" << n << "' in: " << r.out;
+    }
+};
+
+std::string link(const std::string& name, const std::string& inertial = "") {
+    return "<link name=\"" + name + "\">" + inertial + "</link>";
+}
+std::string inertial(double m, double ixx, double iyy, double izz, double ixy = 0) {
+    return "<inertial><mass value=\"" + std::to_string(m) + "\"/><inertia ixx=\"" + std::to_string(ixx) + "\" iyy=\"" +
+           std::to_string(iyy) + "\" izz=\"" + std::to_string(izz) + "\" ixy=\"" + std::to_string(ixy) +
+           "\" ixz=\"0\" iyz=\"0\"/></inertial>";
+}
+std::string joint(const std::string& name, const std::string& type, const std::string& parent, const std::string& child) {
+    return "<joint name=\"" + name + "\" type=\"" + type + "\"><parent link=\"" + parent + "\"/><child link=\"" + child +
+           "\"/><axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>";
+}
+std::string robot(const std::string& body) { return "<robot name=\"r\">" + body + "</robot>"; }
+const std::string kGood = inertial(1, 0.1, 0.1, 0.1);
+
+TEST_F(BadInput, MissingFile) { expect_error("info " + (dir / "nope.urdf").string(), {"nope.urdf", "cannot open"}); }
+
+TEST_F(BadInput, MalformedXml) {
+    expect_error("info " + write("m.urdf", "<robot name=\"r\"><link name=\"a\"></robot>"), {"m.urdf", "not a valid URDF"});
+}
+
+TEST_F(BadInput, NegativeMass) {
+    const std::string f = write("neg.urdf", robot(link("a") + link("arm", inertial(-1, 0.1, 0.1, 0.1)) + joint("j", "revolute", "a", "arm")));
+    expect_error("info " + f, {"neg.urdf", "link 'arm'", "negative mass"});
+}
+
+TEST_F(BadInput, InertiaNotPositiveDefinite) {
+    const std::string f = write("pd.urdf", robot(link("a") + link("arm", inertial(1, 0.1, 0.1, 0.1, 0.5)) + joint("j", "revolute", "a", "arm")));
+    expect_error("info " + f, {"pd.urdf", "link 'arm'", "positive semi-definite"});
+}
+
+TEST_F(BadInput, TriangleInequality) {
+    const std::string f = write("tri.urdf", robot(link("a") + link("arm", inertial(1, 0.1, 0.1, 0.5)) + joint("j", "revolute", "a", "arm")));
+    expect_error("info --strict-inertia " + f, {"tri.urdf", "link 'arm'", "triangle inequality"});
+    // Real URDFs have such inertias (allegro, talos): by default they load, with a warning.
+    const test::CommandResult r = test::run("info " + f);
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("warning: " + f + ": link 'arm'"), std::string::npos) << r.out;
+}
+
+TEST_F(BadInput, DisconnectedTree) {
+    const std::string f = write("two.urdf", robot(link("a") + link("b", kGood) + link("c") + joint("j", "revolute", "a", "b")));
+    expect_error("info " + f, {"two.urdf", "[a]", "[c]", "disconnected"});
+}
+
+TEST_F(BadInput, LoopingTree) {
+    const std::string f = write("loop.urdf", robot(link("a", kGood) + link("b", kGood) + joint("j1", "revolute", "a", "b") +
+                                                   joint("j2", "revolute", "b", "a")));
+    expect_error("info " + f, {"loop.urdf", "loop"});
+}
+
+TEST_F(BadInput, PlanarJoint) {
+    const std::string f = write("planar.urdf", robot(link("a") + link("b", kGood) + joint("slide", "planar", "a", "b")));
+    expect_error("info " + f, {"planar.urdf", "joint 'slide'", "planar"});
+}
+
+TEST_F(BadInput, UnknownJointType) {
+    const std::string f = write("sph.urdf", robot(link("a") + link("b", kGood) + joint("ball", "spherical", "a", "b")));
+    expect_error("info " + f, {"sph.urdf", "[ball]", "spherical"});
+}
+
+TEST_F(BadInput, ZeroAxis) {
+    std::string text = robot(link("a") + link("b", kGood) + joint("j", "revolute", "a", "b"));
+    text.replace(text.find("0 0 1"), 5, "0 0 0");
+    expect_error("info " + write("axis.urdf", text), {"axis.urdf", "joint 'j'", "axis"});
+}
+
+TEST_F(BadInput, StateNamesUnknownJoint) {
+    const std::string f = test::project_model("arm7.urdf");
+    expect_error("eval " + f + " --state " + write("s.json", R"({"q": {"elbow": 1}})"), {"s.json", "'elbow'", "arm7.urdf"});
+}
+
+TEST_F(BadInput, StateHoldsNonNumbers) {
+    const std::string f = test::project_model("arm7.urdf");
+    expect_error("eval " + f + " --state " + write("s.json", R"({"q": {"joint001": "one"}})"), {"s.json", "q.joint001", "not a number"});
+    expect_error("eval " + f + " --state " + write("g.json", R"({"gravity": [0, null, 1]})"), {"g.json", "gravity[1]"});
+    expect_error("eval " + f + " --state " + write("k.json", R"({"qq": {}})"), {"k.json", "'qq'"});
+    expect_error("eval " + f + " --state " + write("j.json", R"({"q": )"), {"j.json", "not valid JSON"});
+}
+
+TEST_F(BadInput, UnknownOption) { expect_error("info --fast " + test::project_model("arm7.urdf"), {"--fast"}); }
+
+TEST_F(BadInput, MasslessSubtreeAllowsInverseButRefusesForwardDynamics) {
+    // A massless intermediate link is fine; a joint that moves only massless links makes H singular.
+    const std::string f = write("massless.urdf", robot(link("a") + link("mid") + link("b", kGood) + link("tip") +
+                                                       joint("j1", "revolute", "a", "mid") + joint("j2", "revolute", "mid", "b") +
+                                                       joint("j3", "revolute", "b", "tip")));
+    const std::string state = write("s.json", R"({"q": {"j1": 0.1}, "a": {"j2": 1}})");
+    const test::CommandResult r = test::run("eval " + f + " --state " + state);
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("\"rnea\""), std::string::npos);
+    EXPECT_EQ(r.out.find("\"aba\""), std::string::npos);
+    EXPECT_NE(r.out.find("joint 'j3' moves only massless links"), std::string::npos) << r.out;
+}
+
+TEST_F(BadInput, MimicJointsWarn) {
+    std::string text = robot(link("a") + link("b", kGood) + link("c", kGood) + joint("j1", "prismatic", "a", "b") +
+                             joint("j2", "prismatic", "a", "c"));
+    text.insert(text.rfind("</joint>"), "<mimic joint=\"j1\"/>");
+    const test::CommandResult r = test::run("info " + write("mimic.urdf", text));
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("warning: " + (dir / "mimic.urdf").string() + ": joint 'j2' mimics 'j1'"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace rbdgen

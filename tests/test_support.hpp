@@ -1,0 +1,90 @@
+// Shared by the tests: the model list, random states, and running the rbdgen command.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "model/urdf_loader.hpp"
+
+namespace rbdgen::test {
+
+struct ModelCase {
+    std::string path;
+    bool floating_base;
+    std::string label() const { return std::filesystem::path(path).stem().string() + (floating_base ? "_floating" : ""); }
+};
+
+inline std::string project_model(const std::string& name) { return std::string(RBDGEN_SOURCE_DIR) + "/models/" + name; }
+inline std::string shared_model(const std::string& name) { return std::string(RBDGEN_SHARED_MODELS) + "/" + name; }
+inline bool shared_models_present() { return std::filesystem::exists(RBDGEN_SHARED_MODELS); }
+
+// Every model, fixed-base and, where it is meant to float, on a floating base.
+inline std::vector<ModelCase> all_models() {
+    std::vector<ModelCase> cases;
+    for (const char* m : {"arm7.urdf", "dualarm.urdf"}) cases.push_back({project_model(m), false});
+    for (const char* m : {"quadruped.urdf", "humanoid30.urdf", "arm7.urdf"}) cases.push_back({project_model(m), true});
+    if (shared_models_present()) {
+        for (const char* m : {"ur5.urdf", "panda.urdf", "allegro_right_hand.urdf", "baxter.urdf", "solo12.urdf"})
+            cases.push_back({shared_model(m), false});
+        for (const char* m : {"solo12.urdf", "talos_reduced.urdf", "talos_full_v2.urdf"})
+            cases.push_back({shared_model(m), true});
+    }
+    return cases;
+}
+
+inline void PrintTo(const ModelCase& c, std::ostream* os) { *os << c.label(); }
+
+#define RBDGEN_SKIP_IF_NO_SHARED_MODELS()                                                                  \
+    if (!rbdgen::test::shared_models_present())                                                           \
+    GTEST_SKIP() << RBDGEN_SHARED_MODELS << " is absent (a user's own clone): real robot models not tested"
+
+inline Model load(const ModelCase& c) { return load_urdf(c.path, {c.floating_base}); }
+
+struct RandomState {
+    VecX<double> q, qd, qdd, tau;
+    Vec3<double> gravity;
+};
+
+// Uniform random joint state; a floating base gets a random position and unit quaternion.
+inline RandomState random_state(const Model& model, std::mt19937_64& rng) {
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    RandomState s;
+    s.q.resize(model.nq);
+    for (int k = 0; k < model.nq; ++k) s.q[k] = 3.0 * u(rng);
+    for (const Body& b : model.bodies)
+        if (b.joint.type == JointType::Floating) s.q.segment<4>(b.q_index + 3).normalize();
+    s.qd = VecX<double>::NullaryExpr(model.nv, [&] { return 2.0 * u(rng); });
+    s.qdd = VecX<double>::NullaryExpr(model.nv, [&] { return 5.0 * u(rng); });
+    s.tau = VecX<double>::NullaryExpr(model.nv, [&] { return 20.0 * u(rng); });
+    s.gravity = Vec3<double>(u(rng), u(rng), -9.81 + u(rng));
+    return s;
+}
+
+// ‖a − b‖∞ / max(1, ‖b‖∞)
+inline double rel_err(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+    return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());
+}
+
+struct CommandResult {
+    int status;
+    std::string out;  // stdout and stderr together
+};
+
+inline CommandResult run(const std::string& args) {
+    const std::string cmd = std::string(RBDGEN_EXE) + " " + args + " 2>&1";
+    CommandResult r{0, ""};
+    FILE* p = popen(cmd.c_str(), "r");
+    std::array<char, 4096> buf;
+    while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
+    const int status = pclose(p);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+}  // namespace rbdgen::test
