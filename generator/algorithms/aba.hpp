@@ -47,7 +47,7 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         ltdl<S>(D_LD[i], dense_parent(n_i));
         u[i] = tau.segment(b.v_index, n_i) - S_i.transpose() * p_A[i];
         if (b.lambda < 0) continue;
-        const Mat6<S> Ut = U[i].transpose();
+        const MatX<S> Ut = U[i].transpose();
         MatX<S> Dinv_Ut(n_i, 6);
         for (int k = 0; k < 6; ++k) Dinv_Ut.col(k) = ltdl_solve<S>(D_LD[i], dense_parent(n_i), Ut.col(k));
         const Mat6<S> I_a = I_A[i] - U[i] * Dinv_Ut;

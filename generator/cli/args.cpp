@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "cli/commands.hpp"
+#include "cli/state.hpp"
 #include "model/urdf_loader.hpp"
 #include <iostream>
 
@@ -14,6 +15,17 @@ std::string ParsedArgs::value(const std::string& name, const std::string& fallba
     for (const auto& [n, v] : options)
         if (n == name) return v;
     return fallback;
+}
+
+Layout model_layout(const Model& model) {
+    Layout layout;
+    layout.source = model.source;
+    layout.nq = model.nq;
+    layout.nv = model.nv;
+    layout.dof_names = model.dof_names();
+    for (const Body& b : model.bodies)
+        layout.joints.push_back({b.joint_name, b.joint.type == JointType::Floating, b.q_index, b.v_index});
+    return layout;
 }
 
 LoadOptions load_options(const ParsedArgs& args) {

@@ -13,6 +13,7 @@ using Args = std::vector<std::string>;
 int command_info(const Args& args, std::ostream& out);
 int command_eval(const Args& args, std::ostream& out);
 int command_synth(const Args& args, std::ostream& out);
+int command_generate(const Args& args, std::ostream& out);
 
 // Load the URDF and print the model's warnings (mimic joints, ...) on stderr.
 struct Model;
@@ -25,6 +26,10 @@ inline std::vector<std::string> with(std::vector<std::string> a, const std::vect
     a.insert(a.end(), b.begin(), b.end());
     return a;
 }
+
+// The state layout of a model (joint names and coordinates), as STATE.json addresses them.
+struct Layout;
+Layout model_layout(const Model& model);
 
 // Options shared by the subcommands: positional arguments and --flags with or without a value.
 struct ParsedArgs {

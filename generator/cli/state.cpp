@@ -33,23 +33,23 @@ void check_keys(const nlohmann::json& j, const std::string& file, const std::str
     }
 }
 
-const Body* floating_root(const Model& model) {
-    for (const Body& b : model.bodies)
-        if (b.joint.type == JointType::Floating) return &b;
+const JointLayout* floating_root(const Layout& layout) {
+    for (const JointLayout& j : layout.joints)
+        if (j.floating) return &j;
     return nullptr;
 }
 
 }  // namespace
 
-State parse_state(const Model& model, const nlohmann::json& json, const std::string& file) {
+State parse_state(const Layout& model, const nlohmann::json& json, const std::string& file) {
     check_keys(json, file, "the state", {"q", "v", "a", "tau", "gravity", "base"});
     State s;
     s.q = VecX<double>::Zero(model.nq);
     s.v = s.a = s.tau = VecX<double>::Zero(model.nv);
-    std::map<std::string, const Body*> by_name;
-    for (const Body& b : model.bodies)
-        if (b.joint.type != JointType::Floating) by_name[b.joint_name] = &b;
-    const Body* base = floating_root(model);
+    std::map<std::string, const JointLayout*> by_name;
+    for (const JointLayout& j : model.joints)
+        if (!j.floating) by_name[j.name] = &j;
+    const JointLayout* base = floating_root(model);
     if (base) s.q[base->q_index + 6] = 1.0;  // identity quaternion
 
     const std::pair<const char*, double*> vectors[] = {{"q", nullptr}, {"v", s.v.data()}, {"a", s.a.data()}, {"tau", s.tau.data()}};
@@ -90,7 +90,7 @@ State parse_state(const Model& model, const nlohmann::json& json, const std::str
     return s;
 }
 
-State read_state(const Model& model, const std::string& file) {
+State read_state(const Layout& model, const std::string& file) {
     std::ifstream in(file);
     if (!in) throw Error(file + ": cannot open the state file; check the path");
     nlohmann::json json;
@@ -102,16 +102,32 @@ State read_state(const Model& model, const std::string& file) {
     return parse_state(model, json, file);
 }
 
-nlohmann::ordered_json joint_vector_json(const Model& model, const VecX<double>& x) {
+nlohmann::ordered_json joint_vector_json(const Layout& layout, const VecX<double>& x) {
     nlohmann::ordered_json out = nlohmann::ordered_json::object();
-    for (const Body& b : model.bodies) {
-        if (b.joint.type == JointType::Floating) {
-            out["base"] = std::vector<double>(x.data() + b.v_index, x.data() + b.v_index + 6);
-        } else {
-            out[b.joint_name] = x[b.v_index];
-        }
+    for (const JointLayout& j : layout.joints) {
+        if (j.floating) out["base"] = std::vector<double>(x.data() + j.v_index, x.data() + j.v_index + 6);
+        else out[j.name] = x[j.v_index];
     }
     return out;
+}
+
+nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& r) {
+    nlohmann::ordered_json j;
+    std::vector<std::string> names;
+    for (const JointLayout& joint : layout.joints) names.push_back(joint.name);
+    j["joints"] = names;
+    if (r.rnea) j["rnea"] = joint_vector_json(layout, *r.rnea);
+    if (r.aba) j["aba"] = joint_vector_json(layout, *r.aba);
+    if (r.fd_crba_ltdl) j["fd_crba_ltdl"] = joint_vector_json(layout, *r.fd_crba_ltdl);
+    if (!r.fd_error.empty()) j["fd_error"] = r.fd_error;
+    if (r.gravity) j["gravity"] = joint_vector_json(layout, *r.gravity);
+    if (r.crba) {
+        nlohmann::ordered_json matrix = nlohmann::ordered_json::array();
+        for (int row = 0; row < r.crba->rows(); ++row)
+            matrix.push_back(std::vector<double>(r.crba->row(row).begin(), r.crba->row(row).end()));
+        j["crba"] = {{"order", layout.dof_names}, {"matrix", matrix}};
+    }
+    return j;
 }
 
 }  // namespace rbdgen

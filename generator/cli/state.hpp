@@ -8,9 +8,25 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "model/model.hpp"
+#include <optional>
+#include <vector>
+
+#include "spatial/spatial.hpp"
 
 namespace rbdgen {
+
+// The joint coordinates a state file names: what both a Model and a generated robot header know.
+struct JointLayout {
+    std::string name;
+    bool floating = false;  // a floating joint is addressed as "base"
+    int q_index = 0, v_index = 0;
+};
+struct Layout {
+    std::string source;  // the URDF, for messages
+    std::vector<JointLayout> joints;
+    int nq = 0, nv = 0;
+    std::vector<std::string> dof_names;
+};
 
 struct State {
     VecX<double> q, v, a, tau;
@@ -18,10 +34,18 @@ struct State {
 };
 
 // Throws rbdgen::Error naming `file` and the offending key.
-State parse_state(const Model& model, const nlohmann::json& json, const std::string& file);
-State read_state(const Model& model, const std::string& file);
+State parse_state(const Layout& layout, const nlohmann::json& json, const std::string& file);
+State read_state(const Layout& layout, const std::string& file);
 
 // Joint-space vector (size nv) as a JSON object keyed by joint name, floating joints under "base".
-nlohmann::ordered_json joint_vector_json(const Model& model, const VecX<double>& x);
+nlohmann::ordered_json joint_vector_json(const Layout& layout, const VecX<double>& x);
+
+// The results `rbdgen eval` prints; a generated robot's eval driver fills the same from its kernels.
+struct EvalResults {
+    std::optional<VecX<double>> rnea, aba, fd_crba_ltdl, gravity;
+    std::optional<MatX<double>> crba;
+    std::string fd_error;  // why forward dynamics is refused, if it is
+};
+nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& results);
 
 }  // namespace rbdgen

@@ -31,6 +31,14 @@ int Model::first_massless_subtree() const {
     return -1;
 }
 
+std::string forward_dynamics_refusal(const Model& model) {
+    const int massless = model.first_massless_subtree();
+    if (massless < 0) return "";
+    return model.source + ": joint '" + model.bodies[massless].joint_name +
+           "' moves only massless links, so H is singular and forward dynamics is undefined; "
+           "give a link below it a mass and inertia";
+}
+
 void assign_indices(Model& model) {
     model.nq = model.nv = 0;
     for (Body& b : model.bodies) {

@@ -58,6 +58,10 @@ struct Model {
     int first_massless_subtree() const;
 };
 
+// Why forward dynamics is refused for this model (a joint that moves only massless links makes H
+// singular), naming the joint and what to change; "" when it is defined.
+std::string forward_dynamics_refusal(const Model& model);
+
 // Build the coordinate indices (q_index, v_index, nq, nv) from the bodies' joints.
 void assign_indices(Model& model);
 

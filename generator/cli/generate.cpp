@@ -1,0 +1,44 @@
+// rbdgen generate ROBOT.urdf -o DIR [--name NAME] [--floating-base] [--scalar double|float]
+//                 [--kernels LIST]: the robot's straight-line kernels, header, drivers and report.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "emit/generate.hpp"
+#include "emit/names.hpp"
+#include "model/urdf_loader.hpp"
+
+namespace rbdgen {
+
+int command_generate(const Args& args, std::ostream& out) {
+    const ParsedArgs a = parse_args("generate", args, model_flags, {"-o", "--name", "--scalar", "--kernels"});
+    if (a.positional.size() != 1 || !a.has("-o"))
+        throw Error("usage: rbdgen generate ROBOT.urdf -o DIR [--name NAME] [--floating-base] [--scalar double|float] "
+                    "[--kernels k1,k2,...]");
+    const std::string path = a.positional[0];
+    const Model model = load_model(path, load_options(a));
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+
+    GenerateOptions o;
+    o.name = a.value("--name", sanitize_identifier(model.name));
+    o.scalar = a.value("--scalar", "double");
+    std::stringstream list(a.value("--kernels"));
+    for (std::string k; std::getline(list, k, ',');)
+        if (!k.empty()) o.kernels.push_back(k);
+    o.command_line = "rbdgen generate";
+    for (const std::string& arg : args) o.command_line += " " + arg;
+    o.urdf_text = text.str();
+    if (!forward_dynamics_refusal(model).empty())
+        std::cerr << "rbdgen: warning: " << forward_dynamics_refusal(model)
+                  << " (its forward-dynamics kernels return NaN)\n";
+
+    const Files files = generate_sources(model, o);
+    write_atomically(a.value("-o"), files);
+    out << "rbdgen: wrote " << files.size() << " files for " << o.name << " to " << a.value("-o") << "\n";
+    return 0;
+}
+
+}  // namespace rbdgen

@@ -1,0 +1,58 @@
+#include "emit/emit_cpp.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace rbdgen {
+
+std::string scalar_literal(double v, const std::string& scalar) {
+    std::string s = scalar == "float" ? fmt::format("{:.9g}", static_cast<float>(v)) : fmt::format("{:.17g}", v);
+    if (s.find_first_of(".en") == std::string::npos) s += ".0";
+    if (scalar == "float") s += "f";
+    return v < 0 ? "(" + s + ")" : s;
+}
+
+std::string kernel_parameters(const Kernel& k) {
+    std::string p;
+    for (const KernelArray& a : k.inputs) p += fmt::format("const Scalar* RBDGEN_RESTRICT {}, ", a.name);
+    return p + fmt::format("Scalar* RBDGEN_RESTRICT {}", k.output.name);
+}
+
+std::string kernel_body(const Kernel& k, const EmitOptions& options) {
+    using sym::Op;
+    const sym::Graph& g = *k.graph;
+    std::vector<std::string> text(g.size());
+    std::string body;
+    for (int id : g.live(k.output_nodes)) {
+        const sym::Node& n = g.node(id);
+        if (n.op == Op::Const) {
+            text[id] = scalar_literal(n.value, options.scalar);
+            continue;
+        }
+        if (n.op == Op::Input) {
+            text[id] = g.input_names()[n.input];
+            continue;
+        }
+        std::string rhs;
+        const std::string& a = text[n.a];
+        switch (n.op) {
+            case Op::Add: rhs = a + " + " + text[n.b]; break;
+            case Op::Sub: rhs = a + " - " + text[n.b]; break;
+            case Op::Mul: rhs = a + " * " + text[n.b]; break;
+            case Op::Div: rhs = a + " / " + text[n.b]; break;
+            case Op::Neg: rhs = "-" + a; break;
+            case Op::Sqrt: rhs = "std::sqrt(" + a + ")"; break;
+            case Op::Sin: rhs = "std::sin(" + a + ")"; break;
+            case Op::Cos: rhs = "std::cos(" + a + ")"; break;
+            default: break;
+        }
+        text[id] = fmt::format("t{}", id);
+        body += fmt::format("    const Scalar {} = {};\n", text[id], rhs);
+    }
+    for (size_t i = 0; i < k.output_nodes.size(); ++i)
+        body += fmt::format("    {}[{}] = {};\n", k.output.name, i, text[k.output_nodes[i]]);
+    return body;
+}
+
+}  // namespace rbdgen

@@ -1,0 +1,21 @@
+// Straight-line C++ from a traced kernel: one statement a node, in the algorithm's own order.
+#pragma once
+
+#include <string>
+
+#include "emit/kernel.hpp"
+
+namespace rbdgen {
+
+struct EmitOptions {
+    std::string scalar = "double";  // double | float
+};
+
+// The function's parameter list, e.g. "const Scalar* q, const Scalar* qd, Scalar* tau".
+std::string kernel_parameters(const Kernel& k);
+// The function body (without braces), every live node a `const Scalar tN = ...;` line.
+std::string kernel_body(const Kernel& k, const EmitOptions& options);
+// A literal of the scalar type that reads back as exactly `v` (rounded to float for float).
+std::string scalar_literal(double v, const std::string& scalar);
+
+}  // namespace rbdgen

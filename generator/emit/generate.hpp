@@ -1,0 +1,33 @@
+// The generator's pipeline for one robot: trace the requested kernels, emit their sources, the robot
+// header, the drivers and the report. Pure: returns file names and contents; writing is separate.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/model.hpp"
+
+namespace rbdgen {
+
+struct GenerateOptions {
+    std::string name;                  // C++ identifier: namespace, file and target names
+    std::string scalar = "double";     // double | float
+    std::vector<std::string> kernels;  // empty = all
+    std::string command_line;          // for the banner
+    std::string urdf_text;             // for the banner's hash
+};
+
+using Files = std::map<std::string, std::string>;
+
+// Throws rbdgen::Error for unknown kernels, a bad name or scalar, or a kernel too large to emit.
+Files generate_sources(const Model& model, const GenerateOptions& options);
+
+// Write every file into dir, or nothing: files are written beside their targets first and renamed
+// over them only when all were written. Throws rbdgen::Error naming dir on failure.
+void write_atomically(const std::string& dir, const Files& files);
+
+// 64-bit FNV-1a of the bytes, as 16 hex digits.
+std::string fnv1a_hex(const std::string& bytes);
+
+}  // namespace rbdgen

@@ -1,0 +1,163 @@
+#include "sym/expr.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace rbdgen::sym {
+namespace {
+
+thread_local Graph* g_current = nullptr;
+
+std::uint64_t bits(double v) {
+    if (v == 0.0) v = 0.0;  // +0 and −0 are one constant
+    std::uint64_t u;
+    std::memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+double fold(Op op, double x, double y) {
+    switch (op) {
+        case Op::Add: return x + y;
+        case Op::Sub: return x - y;
+        case Op::Mul: return x * y;
+        case Op::Div: return x / y;
+        case Op::Neg: return -x;
+        case Op::Sqrt: return std::sqrt(x);
+        case Op::Sin: return std::sin(x);
+        case Op::Cos: return std::cos(x);
+        default: throw std::logic_error("fold: not an operation");
+    }
+}
+
+bool commutative(Op op) { return op == Op::Add || op == Op::Mul; }
+
+}  // namespace
+
+size_t Graph::KeyHash::operator()(const std::tuple<int, int, int, std::uint64_t>& k) const {
+    size_t h = std::hash<std::uint64_t>()(std::get<3>(k));
+    h ^= std::hash<int>()(std::get<0>(k)) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h ^= std::hash<int>()(std::get<1>(k)) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h ^= std::hash<int>()(std::get<2>(k)) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h;
+}
+
+int Graph::intern(const Node& n) {
+    const auto key = std::make_tuple(static_cast<int>(n.op), n.a, n.b, n.op == Op::Const ? bits(n.value) : std::uint64_t(n.input + 1));
+    const auto [it, inserted] = index_.try_emplace(key, size());
+    if (inserted) {
+        if (size() >= max_nodes) {
+            index_.erase(it);
+            throw std::length_error("expression graph larger than Graph::max_nodes");
+        }
+        nodes_.push_back(n);
+    }
+    return it->second;
+}
+
+int Graph::constant(double v) {
+    Node n{Op::Const};
+    n.value = v == 0.0 ? 0.0 : v;
+    return intern(n);
+}
+
+int Graph::input(const std::string& name) {
+    for (size_t k = 0; k < input_names_.size(); ++k)
+        if (input_names_[k] == name) return intern(Node{Op::Input, -1, -1, 0, static_cast<int>(k)});
+    input_names_.push_back(name);
+    return intern(Node{Op::Input, -1, -1, 0, static_cast<int>(input_names_.size() - 1)});
+}
+
+// Build op(a, b), simplifying as we go: constant arithmetic, identities, and signs pulled outward
+// so that x − (−y), (−x)·y and the like share nodes with their positive forms.
+int Graph::make(Op op, int a, int b) {
+    auto is_c = [&](int id) { return nodes_[id].op == Op::Const; };
+    auto val = [&](int id) { return nodes_[id].value; };
+    auto neg_of = [&](int id) { return nodes_[id].op == Op::Neg ? nodes_[id].a : -1; };
+    const bool unary = op == Op::Neg || op == Op::Sqrt || op == Op::Sin || op == Op::Cos;
+    if (unary ? is_c(a) : is_c(a) && is_c(b)) return constant(fold(op, val(a), unary ? 0.0 : val(b)));
+    switch (op) {
+        case Op::Add:
+            if (is_const(a, 0)) return b;
+            if (is_const(b, 0)) return a;
+            if (neg_of(b) >= 0) return make(Op::Sub, a, neg_of(b));
+            if (neg_of(a) >= 0) return make(Op::Sub, b, neg_of(a));
+            if (is_c(b) && val(b) < 0) return make(Op::Sub, a, constant(-val(b)));
+            if (is_c(a) && val(a) < 0) return make(Op::Sub, b, constant(-val(a)));
+            break;
+        case Op::Sub:
+            if (is_const(b, 0)) return a;
+            if (is_const(a, 0)) return make(Op::Neg, b);
+            if (a == b) return constant(0.0);
+            if (neg_of(b) >= 0) return make(Op::Add, a, neg_of(b));
+            if (neg_of(a) >= 0) return make(Op::Neg, make(Op::Add, neg_of(a), b));  // −x − y = −(x + y)
+            break;
+        case Op::Mul:
+            if (is_const(a, 0) || is_const(b, 0)) return constant(0.0);
+            if (is_const(a, 1)) return b;
+            if (is_const(b, 1)) return a;
+            if (is_const(a, -1)) return make(Op::Neg, b);
+            if (is_const(b, -1)) return make(Op::Neg, a);
+            if (neg_of(a) >= 0) return make(Op::Neg, make(Op::Mul, neg_of(a), b));
+            if (neg_of(b) >= 0) return make(Op::Neg, make(Op::Mul, a, neg_of(b)));
+            if (is_c(a) && val(a) < 0) return make(Op::Neg, make(Op::Mul, constant(-val(a)), b));
+            if (is_c(b) && val(b) < 0) return make(Op::Neg, make(Op::Mul, a, constant(-val(b))));
+            break;
+        case Op::Div:
+            if (is_const(a, 0)) return constant(0.0);
+            if (is_const(b, 1)) return a;
+            if (is_const(b, -1)) return make(Op::Neg, a);
+            if (neg_of(a) >= 0) return make(Op::Neg, make(Op::Div, neg_of(a), b));
+            if (neg_of(b) >= 0) return make(Op::Neg, make(Op::Div, a, neg_of(b)));
+            break;
+        case Op::Neg:
+            if (neg_of(a) >= 0) return neg_of(a);
+            if (nodes_[a].op == Op::Sub) return make(Op::Sub, nodes_[a].b, nodes_[a].a);
+            break;
+        default: break;
+    }
+    if (commutative(op) && b < a) std::swap(a, b);
+    return intern(Node{op, a, b});
+}
+
+std::vector<int> Graph::live(const std::vector<int>& outputs) const {
+    std::vector<bool> needed(nodes_.size(), false);
+    for (int o : outputs) needed[o] = true;
+    for (int id = size() - 1; id >= 0; --id) {  // operands always precede their users
+        if (!needed[id]) continue;
+        if (nodes_[id].a >= 0) needed[nodes_[id].a] = true;
+        if (nodes_[id].b >= 0) needed[nodes_[id].b] = true;
+    }
+    std::vector<int> order;
+    for (int id = 0; id < size(); ++id)
+        if (needed[id]) order.push_back(id);
+    return order;
+}
+
+OpCounts Graph::count(const std::vector<int>& outputs) const {
+    OpCounts c;
+    for (int id : live(outputs)) {
+        switch (nodes_[id].op) {
+            case Op::Add:
+            case Op::Sub:
+            case Op::Neg: ++c.add; break;
+            case Op::Mul: ++c.mul; break;
+            case Op::Div: ++c.div; break;
+            case Op::Sqrt: ++c.sqrt; break;
+            case Op::Sin: ++c.sin; break;
+            case Op::Cos: ++c.cos; break;
+            default: break;
+        }
+    }
+    return c;
+}
+
+Graph& current() {
+    if (!g_current) throw std::logic_error("symbolic expression used outside of a trace");
+    return *g_current;
+}
+
+Tracing::Tracing(Graph& g) : previous_(g_current) { g_current = &g; }
+Tracing::~Tracing() { g_current = previous_; }
+
+}  // namespace rbdgen::sym

@@ -1,0 +1,125 @@
+// The symbolic scalar: every arithmetic operation on an Expr appends a node to the current
+// expression graph (DESIGN.md, "the central idea"). Nodes are hash-consed, so equal subexpressions
+// are shared; constants are folded, and x·0, x·1, x+0, −(−x) vanish as they are built. Running a
+// reference algorithm on Expr traces it; what the outputs need is then emitted as straight-line code.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace rbdgen::sym {
+
+enum class Op : std::uint8_t { Const, Input, Add, Sub, Mul, Div, Neg, Sqrt, Sin, Cos };
+
+struct Node {
+    Op op;
+    int a = -1, b = -1;   // operands (node ids)
+    double value = 0;     // Const
+    int input = -1;       // Input: index into Graph::input_names
+};
+
+// Operation counts, subtractions and negations counted as additions (Featherstone's convention).
+struct OpCounts {
+    long add = 0, mul = 0, div = 0, sqrt = 0, sin = 0, cos = 0;
+    long total() const { return add + mul + div + sqrt + sin + cos; }
+};
+
+class Graph {
+public:
+    // A trace larger than this is refused: its straight-line code would not be worth compiling.
+    static constexpr int max_nodes = 4'000'000;
+
+    int constant(double v);
+    int input(const std::string& name);
+    int make(Op op, int a, int b = -1);
+
+    const Node& node(int id) const { return nodes_[id]; }
+    int size() const { return static_cast<int>(nodes_.size()); }
+    const std::vector<std::string>& input_names() const { return input_names_; }
+    bool is_const(int id, double v) const { return nodes_[id].op == Op::Const && nodes_[id].value == v; }
+
+    // Nodes the given outputs depend on, in creation order (the algorithm's own order).
+    std::vector<int> live(const std::vector<int>& outputs) const;
+    OpCounts count(const std::vector<int>& outputs) const;
+
+private:
+    int intern(const Node& n);
+    std::vector<Node> nodes_;
+    std::vector<std::string> input_names_;
+    struct KeyHash {
+        size_t operator()(const std::tuple<int, int, int, std::uint64_t>& k) const;
+    };
+    std::unordered_map<std::tuple<int, int, int, std::uint64_t>, int, KeyHash> index_;
+};
+
+// The graph that Expr operations append to; set for the duration of a trace.
+Graph& current();
+class Tracing {
+public:
+    explicit Tracing(Graph& g);
+    ~Tracing();
+    Tracing(const Tracing&) = delete;
+    Tracing& operator=(const Tracing&) = delete;
+
+private:
+    Graph* previous_;
+};
+
+class Expr {
+public:
+    Expr() : id_(current().constant(0.0)) {}
+    Expr(double v) : id_(current().constant(v)) {}  // NOLINT: constants convert implicitly, as doubles do
+    static Expr from_id(int id) {
+        Expr e(Raw{});
+        e.id_ = id;
+        return e;
+    }
+    static Expr input(const std::string& name) { return from_id(current().input(name)); }
+    int id() const { return id_; }
+
+    Expr& operator+=(const Expr& o) { return *this = *this + o; }
+    Expr& operator-=(const Expr& o) { return *this = *this - o; }
+    Expr& operator*=(const Expr& o) { return *this = *this * o; }
+    Expr& operator/=(const Expr& o) { return *this = *this / o; }
+    friend Expr operator+(const Expr& x, const Expr& y) { return from_id(current().make(Op::Add, x.id_, y.id_)); }
+    friend Expr operator-(const Expr& x, const Expr& y) { return from_id(current().make(Op::Sub, x.id_, y.id_)); }
+    friend Expr operator*(const Expr& x, const Expr& y) { return from_id(current().make(Op::Mul, x.id_, y.id_)); }
+    friend Expr operator/(const Expr& x, const Expr& y) { return from_id(current().make(Op::Div, x.id_, y.id_)); }
+    friend Expr operator-(const Expr& x) { return from_id(current().make(Op::Neg, x.id_)); }
+    friend Expr operator+(const Expr& x) { return x; }
+    friend Expr sqrt(const Expr& x) { return from_id(current().make(Op::Sqrt, x.id_)); }
+    friend Expr sin(const Expr& x) { return from_id(current().make(Op::Sin, x.id_)); }
+    friend Expr cos(const Expr& x) { return from_id(current().make(Op::Cos, x.id_)); }
+    // Structural equality only: the algorithms never branch on values, and Eigen only asks this of
+    // constants it created itself.
+    friend bool operator==(const Expr& x, const Expr& y) { return x.id_ == y.id_; }
+    friend bool operator!=(const Expr& x, const Expr& y) { return x.id_ != y.id_; }
+
+private:
+    struct Raw {};
+    explicit Expr(Raw) {}
+    int id_ = -1;
+};
+
+}  // namespace rbdgen::sym
+
+namespace Eigen {
+template <> struct NumTraits<rbdgen::sym::Expr> : NumTraits<double> {
+    using Real = rbdgen::sym::Expr;
+    using NonInteger = rbdgen::sym::Expr;
+    using Nested = rbdgen::sym::Expr;
+    using Literal = rbdgen::sym::Expr;
+    enum { IsComplex = 0, IsInteger = 0, IsSigned = 1, RequireInitialization = 1, ReadCost = 1, AddCost = 1, MulCost = 1 };
+};
+template <typename BinaryOp>
+struct ScalarBinaryOpTraits<rbdgen::sym::Expr, double, BinaryOp> {
+    using ReturnType = rbdgen::sym::Expr;
+};
+template <typename BinaryOp>
+struct ScalarBinaryOpTraits<double, rbdgen::sym::Expr, BinaryOp> {
+    using ReturnType = rbdgen::sym::Expr;
+};
+}  // namespace Eigen

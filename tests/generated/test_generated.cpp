@@ -1,0 +1,176 @@
+// A generated robot library against the reference implementation, kernel by kernel, at random
+// states. Both come from the same templated algorithms, so this checks the tracer and the emitter
+// (folding, sharing, emission), not the physics: that is test_algorithms' job.
+// Compiled once per robot, with ROBOT_NS, ROBOT_HEADER, ROBOT_URDF, ROBOT_FLOATING, ROBOT_TOLERANCE.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "algorithms/aba.hpp"
+#include "algorithms/crba.hpp"
+#include "algorithms/fd_crba_ltdl.hpp"
+#include "algorithms/forward_kinematics.hpp"
+#include "algorithms/jacobians.hpp"
+#include "algorithms/ltdl.hpp"
+#include "algorithms/rnea.hpp"
+#include "model/topology.hpp"
+#include "model/urdf_loader.hpp"
+#include ROBOT_HEADER
+
+namespace rbdgen {
+namespace {
+
+namespace robot = ROBOT_NS;
+using Scalar = robot::Scalar;
+constexpr int kStates = 1000;
+
+std::vector<Scalar> to_scalar(const Eigen::MatrixXd& x) {
+    std::vector<Scalar> v;
+    for (int r = 0; r < x.rows(); ++r)
+        for (int c = 0; c < x.cols(); ++c) v.push_back(static_cast<Scalar>(x(r, c)));
+    return v;
+}
+
+// max |generated − reference| / max(1, max |reference|), the reference flattened row by row
+double rel_err(const std::vector<Scalar>& generated, const std::vector<double>& reference) {
+    EXPECT_EQ(generated.size(), reference.size());
+    double diff = 0, scale = 1;
+    for (size_t i = 0; i < reference.size(); ++i) {
+        diff = std::max(diff, std::abs(static_cast<double>(generated[i]) - reference[i]));
+        scale = std::max(scale, std::abs(reference[i]));
+    }
+    return diff / scale;
+}
+std::vector<double> flat(const Eigen::MatrixXd& m) {
+    std::vector<double> v;
+    for (int r = 0; r < m.rows(); ++r)
+        for (int c = 0; c < m.cols(); ++c) v.push_back(m(r, c));
+    return v;
+}
+
+class Generated : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!std::filesystem::exists(ROBOT_URDF)) GTEST_SKIP() << ROBOT_URDF << " is absent: robot not tested";
+        model = load_urdf(ROBOT_URDF, {.floating_base = ROBOT_FLOATING});
+        ASSERT_EQ(model.nq, robot::NQ);
+        ASSERT_EQ(model.nv, robot::NV);
+        ASSERT_EQ(model.N(), robot::NB);
+    }
+    // A random state, rounded to the generated scalar so that both sides see the same numbers.
+    void draw() {
+        std::uniform_real_distribution<double> u(-1, 1);
+        auto rounded = [](double x) { return static_cast<double>(static_cast<Scalar>(x)); };
+        q = VecX<double>::NullaryExpr(model.nq, [&] { return rounded(3 * u(rng)); });
+        for (const Body& b : model.bodies)
+            if (b.joint.type == JointType::Floating) {
+                q.segment<4>(b.q_index + 3).normalize();
+                for (int k = 3; k < 7; ++k) q[b.q_index + k] = rounded(q[b.q_index + k]);
+            }
+        qd = VecX<double>::NullaryExpr(model.nv, [&] { return rounded(2 * u(rng)); });
+        qdd = VecX<double>::NullaryExpr(model.nv, [&] { return rounded(5 * u(rng)); });
+        tau = VecX<double>::NullaryExpr(model.nv, [&] { return rounded(20 * u(rng)); });
+        g = Vec3<double>(rounded(u(rng)), rounded(u(rng)), rounded(-9.81 + u(rng)));
+    }
+    Model model;
+    std::mt19937_64 rng{2024};
+    VecX<double> q, qd, qdd, tau;
+    Vec3<double> g;
+    double worst = 0;
+    void TearDown() override {
+        RecordProperty("worst_rel_err", std::to_string(worst));
+        std::cout << ROBOT_STR << " " << ::testing::UnitTest::GetInstance()->current_test_info()->name()
+                  << ": worst relative error " << worst << "\n";
+    }
+    void check(const std::vector<Scalar>& generated, const std::vector<double>& reference) {
+        const double e = rel_err(generated, reference);
+        worst = std::max(worst, e);
+        ASSERT_LT(e, ROBOT_TOLERANCE);
+    }
+};
+
+#define FOR_STATES for (int s = 0; s < kStates && !HasFatalFailure(); ++s)
+
+TEST_F(Generated, Rnea) {
+    std::vector<Scalar> out(robot::NV);
+    FOR_STATES {
+        draw();
+        robot::rnea(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(qdd).data(), to_scalar(g).data(), out.data());
+        check(out, flat(rnea<double>(model, q, qd, qdd, g)));
+    }
+}
+
+TEST_F(Generated, Gravity) {
+    std::vector<Scalar> out(robot::NV);
+    FOR_STATES {
+        draw();
+        robot::gravity(to_scalar(q).data(), to_scalar(g).data(), out.data());
+        check(out, flat(gravity_vector<double>(model, q, g)));
+    }
+}
+
+TEST_F(Generated, Crba) {
+    std::vector<Scalar> out(robot::NV * robot::NV);
+    FOR_STATES {
+        draw();
+        robot::crba(to_scalar(q).data(), out.data());
+        check(out, flat(crba<double>(model, q)));
+    }
+}
+
+TEST_F(Generated, LtdlAndSolve) {
+    if (robot::fd_refusal[0]) GTEST_SKIP() << robot::fd_refusal;
+    const std::vector<int> lambda = expanded_parent(model);
+    std::vector<Scalar> LD(robot::NV * robot::NV), x(robot::NV);
+    FOR_STATES {
+        draw();
+        MatX<double> H = crba<double>(model, q);
+        const std::vector<Scalar> Hs = to_scalar(H);
+        H = Eigen::Map<const Eigen::Matrix<Scalar, -1, -1, Eigen::RowMajor>>(Hs.data(), model.nv, model.nv).cast<double>();
+        robot::ltdl(Hs.data(), LD.data());
+        MatX<double> ref = H;
+        ltdl<double>(ref, lambda);
+        check(LD, flat(ref.triangularView<Eigen::Lower>().toDenseMatrix()));
+        robot::ltdl_solve(LD.data(), to_scalar(tau).data(), x.data());
+        check(x, flat(ltdl_solve<double>(ref, lambda, tau)));
+    }
+}
+
+TEST_F(Generated, ForwardDynamics) {
+    if (robot::fd_refusal[0]) GTEST_SKIP() << robot::fd_refusal;
+    std::vector<Scalar> out(robot::NV);
+    FOR_STATES {
+        draw();
+        robot::aba(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(tau).data(), to_scalar(g).data(), out.data());
+        check(out, flat(aba<double>(model, q, qd, tau, g)));
+        robot::fd_crba_ltdl(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(tau).data(), to_scalar(g).data(), out.data());
+        check(out, flat(fd_crba_ltdl<double>(model, q, qd, tau, g)));
+    }
+}
+
+TEST_F(Generated, KinematicsAndJacobians) {
+    std::vector<Scalar> pose(12 * robot::NB), J(6 * robot::NV * robot::NB);
+    FOR_STATES {
+        draw();
+        robot::fk(to_scalar(q).data(), pose.data());
+        const VecX<double> zero = VecX<double>::Zero(model.nv);
+        const Kinematics<double> k = forward_kinematics<double>(model, q, zero, zero);
+        std::vector<double> ref_pose, ref_J;
+        for (int i = 0; i < model.N(); ++i) {
+            const std::vector<double> R = flat(k.X_0[i].E.transpose());
+            ref_pose.insert(ref_pose.end(), R.begin(), R.end());
+            ref_pose.insert(ref_pose.end(), k.X_0[i].r.data(), k.X_0[i].r.data() + 3);
+        }
+        check(pose, ref_pose);
+        robot::jacobians(to_scalar(q).data(), J.data());
+        for (const MatX<double>& Ji : jacobians<double>(model, q)) {
+            const std::vector<double> f = flat(Ji);
+            ref_J.insert(ref_J.end(), f.begin(), f.end());
+        }
+        check(J, ref_J);
+    }
+}
+
+}  // namespace
+}  // namespace rbdgen
