@@ -14,10 +14,15 @@ template <class S> Transform<S> joint_transform(const Joint& joint, const S* q) 
     Transform<S> X_J;
     switch (joint.type) {
         case JointType::Revolute: {
-            // E = Rot(axis, q)ᵀ = 1 − sin q â + (1 − cos q) â²  (Rodrigues)
-            const Mat3<S> a = skew<S>(joint.axis.cast<S>());
-            const S s = sin(q[0]), c = cos(q[0]);
-            X_J.E = Mat3<S>::Identity() - s * a + (S(1) - c) * (a * a);
+            const S angle = joint.offset == 0 ? q[0] : S(q[0] + S(joint.offset));
+            const S s = sin(angle), c = cos(angle);
+            const Vec3<double>& a = joint.axis;
+            if (a == Vec3<double>::UnitZ()) {  // rz(q), the common case in the generator's frames
+                X_J.E << c, s, S(0), -s, c, S(0), S(0), S(0), S(1);
+            } else {  // E = Rot(axis, q)ᵀ = 1 − sin q â + (1 − cos q) â²  (Rodrigues)
+                const Mat3<S> A = skew<S>(a.cast<S>());
+                X_J.E = Mat3<S>::Identity() - s * A + (S(1) - c) * (A * A);
+            }
             break;
         }
         case JointType::Prismatic: X_J.r = joint.axis.cast<S>() * q[0]; break;

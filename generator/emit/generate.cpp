@@ -12,6 +12,7 @@
 #include "emit/names.hpp"
 #include "emit/templates.hpp"
 #include "model/error.hpp"
+#include "model/frames.hpp"
 #include "model/topology.hpp"
 
 namespace rbdgen {
@@ -51,7 +52,9 @@ std::string call(const std::string& ns, const Kernel& k, const std::string& outp
 
 }  // namespace
 
-Files generate_sources(const Model& model, const GenerateOptions& o) {
+Files generate_sources(const Model& urdf_model, const GenerateOptions& o) {
+    const FrameChoice frames = choose_internal_frames(urdf_model);
+    const Model& model = frames.model;
     if (o.name.empty() || sanitize_identifier(o.name) != o.name)
         throw Error("--name '" + comment_text(o.name) + "' is not usable as a C++ identifier; use letters, digits and single underscores, starting with a letter (e.g. " +
                     sanitize_identifier(o.name) + ")");
@@ -199,6 +202,7 @@ Files generate_sources(const Model& model, const GenerateOptions& o) {
     report["D2"] = c.D2;
     report["expanded"] = {{"D1", ce.D1}, {"D2", ce.D2}};
     report["jsim_nonzeros"] = jsim_nonzeros(lambda_e);
+    report["dh_transforms"] = frames.dh_transforms;
     report["kernels"] = report_kernels;
     report["jsim_pattern"] = H_rows;
     report["ltdl_pattern"] = L_rows;

@@ -48,17 +48,18 @@ using Tracer = std::function<void(const Model&, Kernel&)>;
 const std::map<std::string, std::pair<std::string, Tracer>>& tracers() {
     static const std::map<std::string, std::pair<std::string, Tracer>> t = {
         {"fk",
-         {"Poses of every body in the world frame: rotation R (row-major 3x3, body to world) then position p.",
+         {"Poses of every body's URDF link frame in the world frame: rotation R (row-major 3x3, body to world) then position p.",
           [](const Model& m, Kernel& k) {
               const VecX<E> q = input_vector(k, "q", m.nq, kQ);
               const VecX<E> zero = VecX<E>::Zero(m.nv);
               const Kinematics<E> kin = forward_kinematics<E>(m, q, zero, zero);
               std::vector<E> out;
               for (int i = 0; i < m.N(); ++i) {
-                  const Mat3<E> R = kin.X_0[i].E.transpose();
+                  const Transform<E> X_0 = m.bodies[i].X_urdf.cast<E>() * kin.X_0[i];  // the URDF frame's
+                  const Mat3<E> R = X_0.E.transpose();
                   for (int r = 0; r < 3; ++r)
                       for (int c = 0; c < 3; ++c) out.push_back(R(r, c));
-                  for (int r = 0; r < 3; ++r) out.push_back(kin.X_0[i].r[r]);
+                  for (int r = 0; r < 3; ++r) out.push_back(X_0.r[r]);
               }
               set_output(k, "pose", "12 per body: R row-major, then p", out);
           }}},
@@ -124,11 +125,14 @@ const std::map<std::string, std::pair<std::string, Tracer>>& tracers() {
               set_output(k, "qdd", "joint accelerations", elements(aba<E>(m, q, qd, tau, g)));
           }}},
         {"jacobians",
-         {"Body Jacobians: J_i (6 x NV, row-major, one after another) with v_i = J_i qd in body-i coordinates.",
+         {"Body Jacobians: J_i (6 x NV, row-major, one after another) with v_i = J_i qd in the coordinates of body i's URDF link frame.",
           [](const Model& m, Kernel& k) {
               const VecX<E> q = input_vector(k, "q", m.nq, kQ);
               std::vector<E> out;
-              for (const MatX<E>& J : jacobians<E>(m, q)) {
+              const std::vector<MatX<E>> J_i = jacobians<E>(m, q);
+              for (int i = 0; i < m.N(); ++i) {
+                  MatX<E> J(6, m.nv);  // in the URDF link frame
+                  for (int c = 0; c < m.nv; ++c) J.col(c) = m.bodies[i].X_urdf.cast<E>().apply(Vec6<E>(J_i[i].col(c)));
                   const std::vector<E> rows = row_major(J);
                   out.insert(out.end(), rows.begin(), rows.end());
               }

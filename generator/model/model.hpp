@@ -15,6 +15,7 @@ enum class JointType { Revolute, Prismatic, Floating };
 struct Joint {
     JointType type = JointType::Revolute;
     Vec3<double> axis = Vec3<double>::UnitZ();  // unit axis in the body frame (1-DoF joints)
+    double offset = 0;  // revolute: the joint turns by q + offset (a DH θ folded in by the generator)
     int nq() const { return type == JointType::Floating ? 7 : 1; }
     int nv() const { return type == JointType::Floating ? 6 : 1; }
 };
@@ -29,6 +30,8 @@ struct Body {
     int q_index = 0;  // first position coordinate of the joint in q
     int v_index = 0;  // first velocity coordinate of the joint in v (= row of H)
     std::vector<std::string> merged_links;  // links welded to this body by fixed joints
+    Transform<double> X_urdf;  // ᵁX_i: from this body's frame to its URDF link frame (identity unless
+                               // the generator chose the frame, model/frames.hpp)
 };
 
 // A frame attached to a body by fixed joints (a merged link, kept for kinematics outputs).

@@ -1,0 +1,162 @@
+#include "model/frames.hpp"
+
+#include <cmath>
+
+#include "algorithms/jcalc.hpp"
+
+namespace rbdgen {
+namespace {
+
+using V3 = Vec3<double>;
+using M3 = Mat3<double>;
+using X = Transform<double>;
+
+bool one_dof(const Body& b) { return b.joint.type != JointType::Floating; }
+
+// An entry within `tol` of 0 or ±1 becomes exactly that.
+double snap(double v, double tol) {
+    for (double target : {0.0, 1.0, -1.0})
+        if (std::abs(v - target) <= tol) return target;
+    return v;
+}
+
+// Closest points of the lines p1 + t d1 and p2 + s d2 (unit directions). Returns the foot on line 1
+// and the unit direction x from line 1 towards line 2 (perpendicular to both).
+struct CommonNormal {
+    V3 foot;
+    V3 x;
+};
+CommonNormal common_normal(const V3& p1, const V3& d1, const V3& p2, const V3& d2) {
+    const double b = d1.dot(d2);
+    const V3 w = p1 - p2;
+    double t;
+    if (1 - b * b < 1e-12) {
+        t = d1.dot(p2 - p1);  // parallel: the foot level with p2
+    } else {
+        t = (b * d2.dot(w) - d1.dot(w)) / (1 - b * b);
+    }
+    const V3 foot = p1 + t * d1;
+    const double s = d2.dot(foot - p2);
+    V3 n = p2 + s * d2 - foot;
+    n -= n.dot(d1) * d1;
+    if (n.norm() > 1e-12) return {foot, n.normalized()};
+    V3 x = d1.cross(d2);  // intersecting
+    if (x.norm() > 1e-9) return {foot, x.normalized()};
+    x = d1.cross(std::abs(d1.x()) < 0.9 ? V3::UnitX() : V3::UnitY());  // coincident
+    return {foot, x.normalized()};
+}
+
+// Featherstone's DH transform ʲX_p = rz(θ) xlt(d ẑ) rx(α) xlt(a x̂), read off a transform that has
+// that form up to rounding, and rebuilt with exact zeros. θ is returned apart (a joint offset).
+struct DH {
+    double a, alpha_c, alpha_s, d, theta;
+};
+DH dh_parameters(const X& Xp) {
+    const V3 z = Xp.E.row(2).transpose();  // z_j in parent coordinates: (0, −sin α, cos α)
+    const double h = std::hypot(z.y(), z.z());
+    DH p;
+    p.alpha_c = snap(z.z() / h, 1e-14);
+    p.alpha_s = snap(-z.y() / h, 1e-14);
+    p.a = Xp.r.x();
+    p.d = Xp.r.dot(z);
+    const V3 x = Xp.E.row(0).transpose();
+    p.theta = std::atan2(x.dot(V3(0, p.alpha_c, p.alpha_s)), x.x());
+    return p;
+}
+X rx(double c, double s) {
+    X t;
+    t.E << 1, 0, 0, 0, c, s, 0, -s, c;
+    return t;
+}
+X rz(double theta) {
+    const double c = snap(std::cos(theta), 1e-15), s = snap(std::sin(theta), 1e-15);
+    X t;
+    t.E << c, s, 0, -s, c, 0, 0, 0, 1;
+    return t;
+}
+X xlt(const V3& r) { return {M3::Identity(), r}; }
+
+bool near(const X& a, const X& b, double tol) {
+    return (a.E - b.E).cwiseAbs().maxCoeff() < tol && (a.r - b.r).cwiseAbs().maxCoeff() < tol * std::max(1.0, b.r.norm());
+}
+
+}  // namespace
+
+FrameChoice choose_internal_frames(const Model& model) {
+    const int N = model.N();
+    std::vector<int> subtree(N, 1), dh_child(N, -1);
+    for (int i = N - 1; i >= 0; --i)
+        if (model.bodies[i].lambda >= 0) subtree[model.bodies[i].lambda] += subtree[i];
+    for (int i = 0; i < N; ++i) {  // the DH child of a body: its 1-DoF child with the largest subtree
+        const int p = model.bodies[i].lambda;
+        if (p >= 0 && one_dof(model.bodies[p]) && one_dof(model.bodies[i]) &&
+            (dh_child[p] < 0 || subtree[i] > subtree[dh_child[p]]))
+            dh_child[p] = i;
+    }
+
+    // T_j = ᴺX_O: the new frame N_j of each body from its URDF frame O_j (rotation columns x, y, z
+    // of N_j in O_j coordinates, origin o_j in O_j coordinates).
+    std::vector<X> T(N);
+    std::vector<M3> R(N, M3::Identity());
+    for (int j = 0; j < N; ++j) {
+        const Body& b = model.bodies[j];
+        if (!one_dof(b)) continue;  // the floating base keeps its URDF frame: its velocity is an input
+        const V3 a = b.joint.axis;
+        const int p = b.lambda;
+        CommonNormal cn{V3::Zero(), V3::Zero()};
+        if (dh_child[j] >= 0) {  // x_j along the common normal towards the DH child's axis
+            const Body& c = model.bodies[dh_child[j]];
+            cn = common_normal(V3::Zero(), a, c.X_tree.r, c.X_tree.E.transpose() * c.joint.axis);
+        } else if (p >= 0 && one_dof(model.bodies[p])) {
+            // A leaf: x_j along the common normal from the parent's axis, so that θ = d = 0 when
+            // the leaf is its parent's DH child.
+            const X& Xt = b.X_tree;  // ʲX_p (URDF frames)
+            const V3 p_axis = Xt.E * model.bodies[p].joint.axis;
+            const V3 p_point = -(Xt.E * Xt.r);  // the parent's origin, on its axis
+            cn = common_normal(V3::Zero(), a, p_point, p_axis);
+            const CommonNormal back = common_normal(p_point, p_axis, V3::Zero(), a);
+            cn.x = back.x;  // pointing away from the parent's axis
+        } else {
+            const V3 old_x = V3::UnitX() - a.x() * a;
+            cn.x = (old_x.norm() > 1e-6 ? old_x : V3(V3::UnitY() - a.y() * a)).normalized();
+        }
+        R[j].col(0) = cn.x;
+        R[j].col(2) = a;
+        R[j].col(1) = a.cross(cn.x);
+        T[j] = {R[j].transpose(), cn.foot};
+    }
+
+    FrameChoice choice;
+    choice.model = model;
+    for (int j = 0; j < N; ++j) {
+        Body& b = choice.model.bodies[j];
+        const int p = b.lambda;
+        X Xn = T[j] * model.bodies[j].X_tree * (p >= 0 ? T[p].inverse() : X());
+        if (one_dof(b)) {
+            if (p >= 0 && dh_child[p] == j) {
+                const DH dh = dh_parameters(Xn);
+                const X rebuilt = xlt(V3(0, 0, dh.d)) * rx(dh.alpha_c, dh.alpha_s) * xlt(V3(dh.a, 0, 0));
+                if (near(rz(dh.theta) * rebuilt, Xn, 1e-9)) {
+                    ++choice.dh_transforms;
+                    if (b.joint.type == JointType::Revolute) {
+                        b.joint.offset = dh.theta;
+                        Xn = rebuilt;
+                    } else {
+                        Xn = rz(dh.theta) * rebuilt;
+                    }
+                }
+            }
+            b.joint.axis = V3::UnitZ();
+        }
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) Xn.E(r, c) = snap(Xn.E(r, c), 1e-14);
+        for (int r = 0; r < 3; ++r)
+            if (std::abs(Xn.r[r]) < 1e-15) Xn.r[r] = 0;
+        b.X_tree = Xn;
+        b.I = model.bodies[j].I.expressed_in_parent(T[j].inverse());  // in N_j: ᴼX_N = T⁻¹
+        b.X_urdf = T[j].inverse();
+    }
+    return choice;
+}
+
+}  // namespace rbdgen
