@@ -144,8 +144,9 @@ TEST_P(Physics, JacobiansMapJointVelocitiesToBodyVelocities) {
     for (int s = 0; s < kStates; ++s) {
         const test::RandomState x = test::random_state(model, rng);
         const Kinematics<double> k = forward_kinematics<double>(model, x.q, x.qd, x.qdd);
-        const std::vector<MatX<double>> J = jacobians<double>(model, x.q);
-        for (int i = 0; i < model.N(); ++i) ASSERT_LT(test::rel_err(J[i] * x.qd, k.v[i]), 1e-12) << "body " << i;
+        const MatX<double> J = spatial_jacobian<double>(model, x.q);
+        for (int i = 0; i < model.N(); ++i)
+            ASSERT_LT(test::rel_err(k.X_0[i].matrix() * body_support<double>(model, J, i) * x.qd, k.v[i]), 1e-12) << "body " << i;
     }
 }
 
@@ -155,15 +156,16 @@ TEST_P(Physics, ExternalForcesAndGravityObeyVirtualWork) {
         std::uniform_real_distribution<double> u(-10, 10);
         std::vector<Vec6<double>> f(model.N());
         for (auto& fi : f) fi = Vec6<double>::NullaryExpr([&] { return u(rng); });
-        const std::vector<MatX<double>> J = jacobians<double>(model, x.q);
+        const MatX<double> J0 = spatial_jacobian<double>(model, x.q);
         const Kinematics<double> k = forward_kinematics<double>(model, x.q, x.qd, x.qdd);
         // τ(f^x) = τ(0) − Σ J_iᵀ f_i^x
         VecX<double> expected = rnea<double>(model, x.q, x.qd, x.qdd, x.gravity);
         // g = −Σ J_iᵀ I_i a_g,i : gravity's generalized force, a_g in body coordinates
         VecX<double> g = VecX<double>::Zero(model.nv);
         for (int i = 0; i < model.N(); ++i) {
-            expected -= J[i].transpose() * f[i];
-            g -= J[i].transpose() * (model.bodies[i].I * k.X_0[i].apply(spatial<double>(Vec3<double>::Zero(), x.gravity)));
+            const MatX<double> J_i = k.X_0[i].matrix() * body_support<double>(model, J0, i);  // body coordinates
+            expected -= J_i.transpose() * f[i];
+            g -= J_i.transpose() * (model.bodies[i].I * k.X_0[i].apply(spatial<double>(Vec3<double>::Zero(), x.gravity)));
         }
         EXPECT_LT(test::rel_err(rnea<double>(model, x.q, x.qd, x.qdd, x.gravity, &f), expected), 1e-11);
         EXPECT_LT(test::rel_err(gravity_vector<double>(model, x.q, x.gravity), g), 1e-11);

@@ -47,13 +47,22 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         ltdl<S>(D_LD[i], dense_parent(n_i));
         u[i] = tau.segment(b.v_index, n_i) - S_i.transpose() * p_A[i];
         if (b.lambda < 0) continue;
-        const MatX<S> Ut = U[i].transpose();
-        MatX<S> Dinv_Ut(n_i, 6);
-        for (int k = 0; k < 6; ++k) Dinv_Ut.col(k) = ltdl_solve<S>(D_LD[i], dense_parent(n_i), Ut.col(k));
-        const Mat6<S> I_a = I_A[i] - U[i] * Dinv_Ut;
-        const Vec6<S> p_a = p_A[i] + I_a * c[i] + U[i] * ltdl_solve<S>(D_LD[i], dense_parent(n_i), u[i]);
-        const Mat6<S> Xm = X[i].matrix();
-        I_A[b.lambda] += Xm.transpose() * I_a * Xm;
+        Mat6<S> I_a;
+        VecX<S> Dinv_u(n_i);
+        if (n_i == 1) {  // I_a = I_A − U Uᵀ / D, symmetric: upper triangle only
+            const S D = D_LD[i](0, 0);
+            Dinv_u[0] = u[i][0] / D;
+            for (int r = 0; r < 6; ++r)
+                for (int c = r; c < 6; ++c) I_a(c, r) = I_a(r, c) = I_A[i](r, c) - U[i](r, 0) * (U[i](c, 0) / D);
+        } else {
+            const MatX<S> Ut = U[i].transpose();
+            MatX<S> Dinv_Ut(n_i, 6);
+            for (int k = 0; k < 6; ++k) Dinv_Ut.col(k) = ltdl_solve<S>(D_LD[i], dense_parent(n_i), Ut.col(k));
+            I_a = I_A[i] - U[i] * Dinv_Ut;
+            Dinv_u = ltdl_solve<S>(D_LD[i], dense_parent(n_i), u[i]);
+        }
+        const Vec6<S> p_a = p_A[i] + I_a * c[i] + U[i] * Dinv_u;
+        I_A[b.lambda] += articulated_inertia_in_parent<S>(X[i], I_a);
         p_A[b.lambda] += X[i].transpose_apply(p_a);
     }
     VecX<S> qdd(model.nv);

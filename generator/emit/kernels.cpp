@@ -125,18 +125,11 @@ const std::map<std::string, std::pair<std::string, Tracer>>& tracers() {
               set_output(k, "qdd", "joint accelerations", elements(aba<E>(m, q, qd, tau, g)));
           }}},
         {"jacobians",
-         {"Body Jacobians: J_i (6 x NV, row-major, one after another) with v_i = J_i qd in the coordinates of body i's URDF link frame.",
+         {"Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint "
+          "variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.",
           [](const Model& m, Kernel& k) {
               const VecX<E> q = input_vector(k, "q", m.nq, kQ);
-              std::vector<E> out;
-              const std::vector<MatX<E>> J_i = jacobians<E>(m, q);
-              for (int i = 0; i < m.N(); ++i) {
-                  MatX<E> J(6, m.nv);  // in the URDF link frame
-                  for (int c = 0; c < m.nv; ++c) J.col(c) = m.bodies[i].X_urdf.cast<E>().apply(Vec6<E>(J_i[i].col(c)));
-                  const std::vector<E> rows = row_major(J);
-                  out.insert(out.end(), rows.begin(), rows.end());
-              }
-              set_output(k, "J", "6 x NV per body, row-major", out);
+              set_output(k, "J", "6 x NV, row-major, [angular; linear] about the world origin", row_major(spatial_jacobian<E>(m, q)));
           }}},
     };
     return t;

@@ -117,7 +117,38 @@ template <class S> struct RigidBodyInertia {
     }
 };
 
-// Articulated-body inertias are general symmetric 6×6 matrices (ABA).
-template <class S> using ArticulatedInertia = Mat6<S>;
+// Articulated-body inertias are symmetric 6×6 matrices [A B; Bᵀ C], A and C symmetric (ABA).
+// Symmetric results are computed on and above the diagonal only, and mirrored.
+template <class S> Mat3<S> mirror_upper(Mat3<S> M) {
+    M(1, 0) = M(0, 1), M(2, 0) = M(0, 2), M(2, 1) = M(1, 2);
+    return M;
+}
+
+// Eᵀ A E for symmetric A.
+template <class S> Mat3<S> congruence(const Mat3<S>& E, const Mat3<S>& A) {
+    const Mat3<S> AE = A * E;
+    Mat3<S> R;
+    for (int r = 0; r < 3; ++r)
+        for (int c = r; c < 3; ++c) R(r, c) = E.col(r).dot(AE.col(c));
+    return mirror_upper<S>(R);
+}
+
+// ᴬXᴮ* I ᴮX_A = Xᵀ I X for an articulated inertia I in B coordinates, X = ᴮX_A = rot(E) xlt(r):
+// rotate, I₁ = diag(E, E)ᵀ I diag(E, E), then translate: with xlt(r) = [1 0; −r× 1],
+// C' = C₁, B' = B₁ + r× C₁, A' = A₁ + P + Pᵀ − r× C₁ r×, P = r× B₁ᵀ.
+template <class S> Mat6<S> articulated_inertia_in_parent(const Transform<S>& X, const Mat6<S>& I) {
+    const Mat3<S> A1 = congruence<S>(X.E, I.template topLeftCorner<3, 3>());
+    const Mat3<S> B1 = X.E.transpose() * (I.template topRightCorner<3, 3>() * X.E);
+    const Mat3<S> C1 = congruence<S>(X.E, I.template bottomRightCorner<3, 3>());
+    const Mat3<S> rx = skew<S>(X.r);
+    const Mat3<S> rxC = rx * C1;
+    const Mat3<S> P = rx * B1.transpose();
+    Mat3<S> A;
+    for (int r = 0; r < 3; ++r)
+        for (int c = r; c < 3; ++c) A(r, c) = A1(r, c) + P(r, c) + P(c, r) - rxC.row(r).dot(rx.col(c));
+    Mat6<S> out;
+    out << mirror_upper<S>(A), B1 + rxC, (B1 + rxC).transpose(), C1;
+    return out;
+}
 
 }  // namespace rbdgen
