@@ -1,12 +1,13 @@
 # rbdgen_add_robot(NAME URDF <file> [FLOATING_BASE] [STRICT_INERTIA] [SCALAR double|float]
-#                  [KERNELS k1 k2 ...])
+#                  [KERNELS k1 k2 ...] [COMPILE_OPTIONS ...])
 #
 # Generates the robot's kernels at build time (again whenever the URDF or the generator changes) and
 # builds three targets:
 #   NAME        static library of the generated kernels; include "NAME.hpp"
 #   NAME_eval   reads a STATE.json on stdin, prints the JSON of `rbdgen eval` from the kernels
 #   NAME_bench  times every kernel: "<kernel> <median> ns/call (min <min>)"
-# The generated sources go to ${CMAKE_CURRENT_BINARY_DIR}/rbdgen/NAME.
+# The generated sources go to ${CMAKE_CURRENT_BINARY_DIR}/rbdgen/NAME. COMPILE_OPTIONS replace the
+# kernels' default -O2.
 #
 # Needs RBDGEN_EXECUTABLE (set by find_package(rbdgen) or by rbdgen's own tree) and the target
 # rbdgen::state (the eval driver's JSON reading and writing).
@@ -14,7 +15,7 @@
 set(RBDGEN_ALL_KERNELS fk rnea gravity crba ltdl ltdl_solve fd_crba_ltdl aba jacobians)
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA" "URDF;SCALAR" "KERNELS" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA" "URDF;SCALAR" "KERNELS;COMPILE_OPTIONS" ${ARGN})
   if(NOT R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's URDF file with URDF <file>")
   endif()
@@ -64,8 +65,10 @@ function(rbdgen_add_robot NAME)
   add_library(${NAME} STATIC ${kernel_sources})
   target_include_directories(${NAME} PUBLIC "${out}")
   target_compile_features(${NAME} PUBLIC cxx_std_17)
-  # Straight-line code: no need for the optimizer's loop passes, and -O2 is what firmware uses.
-  target_compile_options(${NAME} PRIVATE -O2)
+  if(NOT R_COMPILE_OPTIONS)
+    set(R_COMPILE_OPTIONS -O2)
+  endif()
+  target_compile_options(${NAME} PRIVATE ${R_COMPILE_OPTIONS})
 
   add_executable(${NAME}_eval "${out}/${NAME}_eval.cpp")
   target_link_libraries(${NAME}_eval PRIVATE ${NAME} rbdgen::state)

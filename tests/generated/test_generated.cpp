@@ -7,14 +7,7 @@
 #include <filesystem>
 #include <random>
 
-#include "algorithms/aba.hpp"
-#include "algorithms/crba.hpp"
-#include "algorithms/fd_crba_ltdl.hpp"
-#include "algorithms/forward_kinematics.hpp"
-#include "algorithms/jacobians.hpp"
-#include "algorithms/ltdl.hpp"
-#include "algorithms/rnea.hpp"
-#include "model/topology.hpp"
+#include "generated/reference.hpp"
 #include "model/urdf_loader.hpp"
 #include ROBOT_HEADER
 
@@ -97,7 +90,7 @@ TEST_F(Generated, Rnea) {
     FOR_STATES {
         draw();
         robot::rnea(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(qdd).data(), to_scalar(g).data(), out.data());
-        check(out, flat(rnea<double>(model, q, qd, qdd, g)));
+        check(out, flat(reference::rnea(model, q, qd, qdd, g)));
     }
 }
 
@@ -106,7 +99,7 @@ TEST_F(Generated, Gravity) {
     FOR_STATES {
         draw();
         robot::gravity(to_scalar(q).data(), to_scalar(g).data(), out.data());
-        check(out, flat(gravity_vector<double>(model, q, g)));
+        check(out, flat(reference::gravity(model, q, g)));
     }
 }
 
@@ -115,25 +108,23 @@ TEST_F(Generated, Crba) {
     FOR_STATES {
         draw();
         robot::crba(to_scalar(q).data(), out.data());
-        check(out, flat(crba<double>(model, q)));
+        check(out, flat(reference::crba(model, q)));
     }
 }
 
 TEST_F(Generated, LtdlAndSolve) {
     if (robot::fd_refusal[0]) GTEST_SKIP() << robot::fd_refusal;
-    const std::vector<int> lambda = expanded_parent(model);
     std::vector<Scalar> LD(robot::NV * robot::NV), x(robot::NV);
     FOR_STATES {
         draw();
-        MatX<double> H = crba<double>(model, q);
+        MatX<double> H = reference::crba(model, q);
         const std::vector<Scalar> Hs = to_scalar(H);
         H = Eigen::Map<const Eigen::Matrix<Scalar, -1, -1, Eigen::RowMajor>>(Hs.data(), model.nv, model.nv).cast<double>();
         robot::ltdl(Hs.data(), LD.data());
-        MatX<double> ref = H;
-        ltdl<double>(ref, lambda);
-        check(LD, flat(ref.triangularView<Eigen::Lower>().toDenseMatrix()));
+        const MatX<double> ref = reference::ltdl(model, H);
+        check(LD, flat(ref));
         robot::ltdl_solve(LD.data(), to_scalar(tau).data(), x.data());
-        check(x, flat(ltdl_solve<double>(ref, lambda, tau)));
+        check(x, flat(reference::ltdl_solve(model, ref, tau)));
     }
 }
 
@@ -143,9 +134,9 @@ TEST_F(Generated, ForwardDynamics) {
     FOR_STATES {
         draw();
         robot::aba(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(tau).data(), to_scalar(g).data(), out.data());
-        check(out, flat(aba<double>(model, q, qd, tau, g)));
+        check(out, flat(reference::aba(model, q, qd, tau, g)));
         robot::fd_crba_ltdl(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(tau).data(), to_scalar(g).data(), out.data());
-        check(out, flat(fd_crba_ltdl<double>(model, q, qd, tau, g)));
+        check(out, flat(reference::fd_crba_ltdl(model, q, qd, tau, g)));
     }
 }
 
@@ -154,17 +145,9 @@ TEST_F(Generated, KinematicsAndJacobians) {
     FOR_STATES {
         draw();
         robot::fk(to_scalar(q).data(), pose.data());
-        const VecX<double> zero = VecX<double>::Zero(model.nv);
-        const Kinematics<double> k = forward_kinematics<double>(model, q, zero, zero);
-        std::vector<double> ref_pose;
-        for (int i = 0; i < model.N(); ++i) {
-            const std::vector<double> R = flat(k.X_0[i].E.transpose());
-            ref_pose.insert(ref_pose.end(), R.begin(), R.end());
-            ref_pose.insert(ref_pose.end(), k.X_0[i].r.data(), k.X_0[i].r.data() + 3);
-        }
-        check(pose, ref_pose);
+        check(pose, reference::poses(model, q));
         robot::jacobians(to_scalar(q).data(), J.data());
-        check(J, flat(spatial_jacobian<double>(model, q)));
+        check(J, flat(reference::spatial_jacobian(model, q)));
     }
 }
 

@@ -1,0 +1,46 @@
+#include "generated/reference.hpp"
+
+#include "algorithms/aba.hpp"
+#include "algorithms/crba.hpp"
+#include "algorithms/fd_crba_ltdl.hpp"
+#include "algorithms/forward_kinematics.hpp"
+#include "algorithms/jacobians.hpp"
+#include "algorithms/ltdl.hpp"
+#include "algorithms/rnea.hpp"
+#include "model/topology.hpp"
+
+namespace rbdgen::reference {
+
+VecX<double> rnea(const Model& m, const VecX<double>& q, const VecX<double>& qd, const VecX<double>& qdd, const Vec3<double>& g) {
+    return rbdgen::rnea<double>(m, q, qd, qdd, g);
+}
+VecX<double> gravity(const Model& m, const VecX<double>& q, const Vec3<double>& g) { return gravity_vector<double>(m, q, g); }
+MatX<double> crba(const Model& m, const VecX<double>& q) { return rbdgen::crba<double>(m, q); }
+MatX<double> ltdl(const Model& m, MatX<double> H) {
+    rbdgen::ltdl<double>(H, expanded_parent(m));
+    return H.triangularView<Eigen::Lower>();
+}
+VecX<double> ltdl_solve(const Model& m, const MatX<double>& LD, const VecX<double>& b) {
+    return rbdgen::ltdl_solve<double>(LD, expanded_parent(m), b);
+}
+VecX<double> aba(const Model& m, const VecX<double>& q, const VecX<double>& qd, const VecX<double>& tau, const Vec3<double>& g) {
+    return rbdgen::aba<double>(m, q, qd, tau, g);
+}
+VecX<double> fd_crba_ltdl(const Model& m, const VecX<double>& q, const VecX<double>& qd, const VecX<double>& tau, const Vec3<double>& g) {
+    return rbdgen::fd_crba_ltdl<double>(m, q, qd, tau, g);
+}
+std::vector<double> poses(const Model& m, const VecX<double>& q) {
+    const VecX<double> zero = VecX<double>::Zero(m.nv);
+    const Kinematics<double> k = forward_kinematics<double>(m, q, zero, zero);
+    std::vector<double> out;
+    for (int i = 0; i < m.N(); ++i) {
+        const Mat3<double> R = k.X_0[i].E.transpose();
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) out.push_back(R(r, c));
+        for (int r = 0; r < 3; ++r) out.push_back(k.X_0[i].r[r]);
+    }
+    return out;
+}
+MatX<double> spatial_jacobian(const Model& m, const VecX<double>& q) { return rbdgen::spatial_jacobian<double>(m, q); }
+
+}  // namespace rbdgen::reference
