@@ -12,7 +12,7 @@
 namespace rbdgen {
 
 int command_generate(const Args& args, std::ostream& out) {
-    const ParsedArgs a = parse_args("generate", args, model_flags, {"-o", "--name", "--scalar", "--kernels"});
+    const ParsedArgs a = parse_args("generate", args, model_flags, {"-o", "--name", "--scalar", "--kernels", "--max-operations"});
     if (a.positional.size() != 1 || !a.has("-o"))
         throw Error("usage: rbdgen generate ROBOT.urdf -o DIR [--name NAME] [--floating-base] [--scalar double|float] "
                     "[--kernels k1,k2,...]");
@@ -28,8 +28,17 @@ int command_generate(const Args& args, std::ostream& out) {
     std::stringstream list(a.value("--kernels"));
     for (std::string k; std::getline(list, k, ',');)
         if (!k.empty()) o.kernels.push_back(k);
+    try {
+        o.max_operations = std::stoi(a.value("--max-operations", "4000000"));
+    } catch (const std::exception&) {
+        throw Error("--max-operations must be an integer");
+    }
+    // The command line without -o DIR: where the files go does not change what they say.
     o.command_line = "rbdgen generate";
-    for (const std::string& arg : args) o.command_line += " " + arg;
+    for (size_t k = 0; k < args.size(); ++k) {
+        if (args[k] == "-o") ++k;
+        else o.command_line += " " + args[k];
+    }
     o.urdf_text = text.str();
     if (!forward_dynamics_refusal(model).empty())
         std::cerr << "rbdgen: warning: " << forward_dynamics_refusal(model)

@@ -82,12 +82,13 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o) {
     for (const std::string& name : ordered) {
         Kernel k;
         try {
-            k = trace_kernel(model, name);
+            k = trace_kernel(model, name, o.max_operations);
         } catch (const std::length_error&) {
-            throw Error(fmt::format("{}: kernel '{}' needs more than {} operations for this robot ({} DoF); straight-line code "
-                                    "that large would take too long to compile and overflow any instruction cache. "
-                                    "Leave it out with --kernels",
-                                    model.source, name, sym::Graph::max_nodes, model.nv));
+            throw Error(fmt::format("{}: kernel '{}' needs more than {} operations for this robot ({} DoF), the limit "
+                                    "--max-operations sets: straight-line code that large would take too long to compile "
+                                    "and be far larger than any instruction cache. Leave the kernel out with --kernels, "
+                                    "or raise the limit",
+                                    model.source, name, o.max_operations, model.nv));
         }
         const bool refused = !fd_refusal.empty() && is_forward_dynamics(name);
         const sym::OpCounts ops = k.ops();

@@ -16,6 +16,7 @@ struct GenerateOptions {
     std::vector<std::string> kernels;  // empty = all
     std::string command_line;          // for the banner
     std::string urdf_text;             // for the banner's hash
+    int max_operations = 4'000'000;    // expression-graph nodes per kernel (sym::Graph::max_nodes)
 };
 
 using Files = std::map<std::string, std::string>;

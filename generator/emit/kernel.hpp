@@ -30,6 +30,6 @@ struct Kernel {
 const std::vector<std::string>& kernel_names();
 
 // Trace one kernel of the model (which must already be in the generator's internal frames).
-Kernel trace_kernel(const Model& model, const std::string& name);
+Kernel trace_kernel(const Model& model, const std::string& name, int max_nodes = sym::Graph::default_max_nodes);
 
 }  // namespace rbdgen

@@ -143,7 +143,7 @@ const std::vector<std::string>& kernel_names() {
     return names;
 }
 
-Kernel trace_kernel(const Model& model, const std::string& name) {
+Kernel trace_kernel(const Model& model, const std::string& name, int max_nodes) {
     const auto it = tracers().find(name);
     if (it == tracers().end()) {
         std::string list;
@@ -153,6 +153,7 @@ Kernel trace_kernel(const Model& model, const std::string& name) {
     Kernel k;
     k.name = name;
     k.doc = it->second.first;
+    k.graph->max_nodes = max_nodes;
     sym::Tracing tracing(*k.graph);
     it->second.second(model, k);
     return k;

@@ -29,8 +29,10 @@ struct OpCounts {
 
 class Graph {
 public:
-    // A trace larger than this is refused: its straight-line code would not be worth compiling.
-    static constexpr int max_nodes = 4'000'000;
+    // A trace larger than this is refused (std::length_error): its straight-line code would take
+    // too long to compile and be far larger than any instruction cache.
+    static constexpr int default_max_nodes = 4'000'000;
+    int max_nodes = default_max_nodes;
 
     int constant(double v);
     int input(const std::string& name);

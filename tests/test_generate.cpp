@@ -1,0 +1,115 @@
+// `rbdgen generate` as users run it: bad input leaves the output directory untouched, output is
+// deterministic, and the LTDL kernels cost exactly Featherstone's Table 1 on Table 2's topologies.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "emit/kernel.hpp"
+#include "model/synthetic.hpp"
+#include "model/topology.hpp"
+#include "test_support.hpp"
+
+namespace rbdgen {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::map<std::string, std::string> read_dir(const fs::path& dir) {
+    std::map<std::string, std::string> files;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        std::ifstream in(e.path(), std::ios::binary);
+        std::stringstream s;
+        s << in.rdbuf();
+        files[e.path().filename().string()] = s.str();
+    }
+    return files;
+}
+
+class Generate : public ::testing::Test {
+protected:
+    fs::path dir = fs::temp_directory_path() / ("rbdgen_generate_" + std::to_string(::getpid()));
+    void SetUp() override { fs::create_directories(dir / "out"); std::ofstream(dir / "out" / "keep.txt") << "mine"; }
+    void TearDown() override { fs::remove_all(dir); }
+    void expect_refused(const std::string& args, std::initializer_list<std::string> needles) {
+        const auto before = read_dir(dir / "out");
+        const test::CommandResult r = test::run("generate " + args + " -o " + (dir / "out").string());
+        EXPECT_EQ(r.status, 1) << r.out;
+        for (const std::string& n : needles) EXPECT_NE(r.out.find(n), std::string::npos) << "missing '" << n << "' in " << r.out;
+        EXPECT_EQ(read_dir(dir / "out"), before) << "the output directory changed";
+    }
+};
+
+TEST_F(Generate, UnknownKernel) {
+    expect_refused(test::project_model("arm7.urdf") + " --kernels rnea,jerk", {"'jerk'", "fk, rnea"});
+}
+
+TEST_F(Generate, KernelTooLarge) {
+    expect_refused(test::project_model("humanoid30.urdf") + " --floating-base --max-operations 2000", {"kernel", "--max-operations", "2000"});
+}
+
+TEST_F(Generate, BadNameAndScalar) {
+    expect_refused(test::project_model("arm7.urdf") + " --name 'my robot'", {"--name", "identifier"});
+    expect_refused(test::project_model("arm7.urdf") + " --name class", {"--name"});
+    expect_refused(test::project_model("arm7.urdf") + " --scalar half", {"--scalar", "double or float"});
+}
+
+TEST_F(Generate, BadUrdf) { expect_refused((dir / "none.urdf").string(), {"none.urdf", "cannot open"}); }
+
+TEST_F(Generate, UnwritableOutputDirectory) {
+    std::ofstream(dir / "file") << "x";
+    const test::CommandResult r = test::run("generate " + test::project_model("arm7.urdf") + " -o " + (dir / "file" / "sub").string());
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("cannot create the output directory"), std::string::npos) << r.out;
+}
+
+TEST_F(Generate, WritesEverythingAndIsDeterministic) {
+    const std::string args = "generate " + test::project_model("arm7.urdf") + " --name arm -o ";
+    ASSERT_EQ(test::run(args + (dir / "a").string()).status, 0);
+    ASSERT_EQ(test::run(args + (dir / "b").string()).status, 0);
+    const auto a = read_dir(dir / "a"), b = read_dir(dir / "b");
+    EXPECT_EQ(a, b);
+    for (const std::string& k : kernel_names()) EXPECT_TRUE(a.count("arm_" + k + ".cpp")) << k;
+    for (const char* f : {"arm.hpp", "rbdgen_runtime.hpp", "arm_eval.cpp", "arm_bench.cpp", "report.md", "report.json"})
+        EXPECT_TRUE(a.count(f)) << f;
+    // Nothing but <cmath> and the runtime header is included by a kernel.
+    for (const auto& [name, text] : a) {
+        if (name.find("arm_") != 0 || name == "arm_eval.cpp" || name == "arm_bench.cpp") continue;
+        std::istringstream lines(text);
+        for (std::string line; std::getline(lines, line);)
+            if (line.rfind("#include", 0) == 0)
+                EXPECT_TRUE(line == "#include <cmath>" || line == "#include \"arm.hpp\"") << name << ": " << line;
+    }
+}
+
+// Table 1: LTDL factorization D1 div + D2 (m + a); back-substitution n div + 2 D1 (m + a).
+TEST(LtdlCost, EqualsFeatherstoneTable1OnTable2Topologies) {
+    for (const std::string topology : {"chain", "sidebranch", "bintree", "grid"}) {
+        for (int m : {2, 3, 4, 5}) {
+            SCOPED_TRACE(topology + " " + std::to_string(m));
+            const Model model = load_urdf_string(synthetic_urdf(synthetic_tree(topology, m), 1), topology);
+            const CostQuantities c = cost_quantities(expanded_parent(model));
+            const sym::OpCounts f = trace_kernel(model, "ltdl").ops();
+            EXPECT_EQ(f.div, c.D1);
+            EXPECT_EQ(f.mul, c.D2);
+            EXPECT_EQ(f.add, c.D2);
+            const sym::OpCounts s = trace_kernel(model, "ltdl_solve").ops();
+            EXPECT_EQ(s.div, model.nv);
+            EXPECT_EQ(s.mul, 2 * c.D1);
+            EXPECT_EQ(s.add, 2 * c.D1);
+        }
+    }
+}
+
+TEST(LtdlCost, HumanoidOfSection6) {
+    const Model model = load_urdf(test::project_model("humanoid30.urdf"), {.floating_base = true});
+    const sym::OpCounts f = trace_kernel(model, "ltdl").ops();
+    EXPECT_EQ(f.mul + f.div, 1258);  // "1258m + 1039a counting div as m"
+    EXPECT_EQ(f.add, 1039);
+    const sym::OpCounts s = trace_kernel(model, "ltdl_solve").ops();
+    EXPECT_EQ(s.mul + s.div, 468);  // "468m + 438a per vector"
+    EXPECT_EQ(s.add, 438);
+}
+
+}  // namespace
+}  // namespace rbdgen
