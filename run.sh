@@ -1,13 +1,34 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and shows the main job on a bundled model: its structure and
-# the reference dynamics at a sample state.
+# Installs what is missing, builds rbdgen, and shows the main job end to end on a bundled robot:
+#  1. the model (`rbdgen info`),
+#  2. a user's project (examples/arm_controller) that finds the installed rbdgen and builds the arm's
+#     generated library, its eval driver and its benchmark,
+#  3. the generated kernels' results for a sample state beside the reference implementation's,
+#  4. the kernels' timings.
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh
 scripts/build.sh
 rbdgen=build/generator/rbdgen
-echo "== rbdgen info models/humanoid30.urdf --floating-base"
-$rbdgen info models/humanoid30.urdf --floating-base
+cmake --install build --prefix build/install >/dev/null
+
+echo "== rbdgen info models/arm7.urdf"
+$rbdgen info models/arm7.urdf
 echo
-echo "== rbdgen eval models/arm7.urdf --state models/arm7_state.json"
-$rbdgen eval models/arm7.urdf --state models/arm7_state.json
+echo "== building examples/arm_controller against the installed rbdgen (generates the arm's library)"
+cmake -S examples/arm_controller -B build/arm_controller -DCMAKE_PREFIX_PATH="$PWD/build/install" \
+  -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/arm_controller -j"$(nproc)" >/dev/null
+echo "generated sources and report: build/arm_controller/rbdgen/arm/"
+sed -n '/| kernel/,/^$/p' build/arm_controller/rbdgen/arm/report.md
+echo "== generated kernels (arm_eval) beside the reference (rbdgen eval), state models/arm7_state.json"
+build/arm_controller/arm_eval < models/arm7_state.json > build/arm_generated.json
+$rbdgen eval models/arm7.urdf --state models/arm7_state.json > build/arm_reference.json
+paste build/arm_generated.json build/arm_reference.json | sed -n '/"rnea"/,/"gravity"/p' |
+  awk -F'\t' '{printf "  %-44s | %s\n", $1, $2}'
+echo
+echo "== the controller example"
+build/arm_controller/controller
+echo
+echo "== kernel timings (arm_bench, hot loop, -O2)"
+build/arm_controller/arm_bench

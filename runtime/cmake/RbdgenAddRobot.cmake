@@ -9,8 +9,8 @@
 # The generated sources go to ${CMAKE_CURRENT_BINARY_DIR}/rbdgen/NAME. COMPILE_OPTIONS replace the
 # kernels' default -O2.
 #
-# Needs RBDGEN_EXECUTABLE (set by find_package(rbdgen) or by rbdgen's own tree) and the target
-# rbdgen::state (the eval driver's JSON reading and writing).
+# Needs the rbdgen generator target and rbdgen::state (the eval driver's JSON reading and writing):
+# find_package(rbdgen) or add_subdirectory of rbdgen provides both.
 
 set(RBDGEN_ALL_KERNELS fk rnea gravity crba ltdl ltdl_solve fd_crba_ltdl aba jacobians)
 
@@ -50,9 +50,15 @@ function(rbdgen_add_robot NAME)
     list(APPEND flags --strict-inertia)
   endif()
   string(REPLACE ";" "," kernel_list "${R_KERNELS}")
-  set(generator_dependency "${RBDGEN_EXECUTABLE}")
+  # The generator: rbdgen's own target in its tree (or via add_subdirectory), else the imported one.
   if(TARGET rbdgen)
+    set(RBDGEN_EXECUTABLE $<TARGET_FILE:rbdgen>)
     set(generator_dependency rbdgen)
+  elseif(TARGET rbdgen::rbdgen)
+    set(RBDGEN_EXECUTABLE $<TARGET_FILE:rbdgen::rbdgen>)
+    set(generator_dependency rbdgen::rbdgen)
+  else()
+    message(FATAL_ERROR "rbdgen_add_robot(${NAME}): no rbdgen generator; use find_package(rbdgen) or add_subdirectory(rbdgen)")
   endif()
   add_custom_command(
     OUTPUT ${outputs}
