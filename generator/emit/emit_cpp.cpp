@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 
 namespace rbdgen {
 
@@ -24,6 +25,15 @@ std::string kernel_body(const Kernel& k, const EmitOptions& options) {
     const sym::Graph& g = *k.graph;
     std::vector<std::string> text(g.size());
     std::string body;
+    // sin and cos of one argument come from one rbdgen_sincos call (rbdgen_runtime.hpp).
+    std::map<int, std::pair<int, int>> trig;  // argument → (sin node, cos node), −1 if absent
+    for (int id : g.live(k.output_nodes)) {
+        const sym::Node& n = g.node(id);
+        if (n.op == Op::Sin || n.op == Op::Cos) {
+            auto [it, inserted] = trig.try_emplace(n.a, -1, -1);
+            (n.op == Op::Sin ? it->second.first : it->second.second) = id;
+        }
+    }
     for (int id : g.live(k.output_nodes)) {
         const sym::Node& n = g.node(id);
         if (n.op == Op::Const) {
@@ -32,6 +42,16 @@ std::string kernel_body(const Kernel& k, const EmitOptions& options) {
         }
         if (n.op == Op::Input) {
             text[id] = g.input_names()[n.input];
+            continue;
+        }
+        if (n.op == Op::Sin || n.op == Op::Cos) {
+            if (!text[id].empty()) continue;  // computed with its partner
+            const auto [sin_id, cos_id] = trig.at(n.a);
+            const std::string s = sin_id >= 0 ? fmt::format("t{}", sin_id) : fmt::format("unused_sin{}", id);
+            const std::string c = cos_id >= 0 ? fmt::format("t{}", cos_id) : fmt::format("unused_cos{}", id);
+            body += fmt::format("    Scalar {}, {};\n    rbdgen_sincos({}, &{}, &{});\n", s, c, text[n.a], s, c);
+            if (sin_id >= 0) text[sin_id] = s;
+            if (cos_id >= 0) text[cos_id] = c;
             continue;
         }
         std::string rhs;
@@ -43,8 +63,6 @@ std::string kernel_body(const Kernel& k, const EmitOptions& options) {
             case Op::Div: rhs = a + " / " + text[n.b]; break;
             case Op::Neg: rhs = "-" + a; break;
             case Op::Sqrt: rhs = "std::sqrt(" + a + ")"; break;
-            case Op::Sin: rhs = "std::sin(" + a + ")"; break;
-            case Op::Cos: rhs = "std::cos(" + a + ")"; break;
             default: break;
         }
         text[id] = fmt::format("t{}", id);

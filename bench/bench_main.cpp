@@ -1,0 +1,175 @@
+// Generated kernels against the reference implementation and KDL, in one process, on the same
+// states: ns per call and ratios, as a Markdown table (bench/RESULTS.md). Run by bench/run.sh.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "peers.hpp"
+
+namespace rbdgen::bench {
+namespace {
+
+struct Inputs {
+    std::vector<double> q, qd, x, g{0, 0, -9.81}, out;
+};
+
+Inputs random_inputs(const Robot& r, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    Inputs in;
+    for (int i = 0; i < r.nq; ++i) in.q.push_back(u(rng));
+    if (r.floating_base) {  // unit quaternion
+        double n = 0;
+        for (int k = 3; k < 7; ++k) n += in.q[k] * in.q[k];
+        for (int k = 3; k < 7; ++k) in.q[k] /= std::sqrt(n);
+    }
+    for (int i = 0; i < r.nv; ++i) in.qd.push_back(u(rng)), in.x.push_back(5 * u(rng));
+    in.out.assign(r.nv * r.nv, 0.0);
+    return in;
+}
+
+const char* const kKernels[] = {"rnea", "crba", "fd_crba_ltdl", "aba"};
+const Call& kernel(const Peer& p, const std::string& k) {
+    return k == "rnea" ? p.rnea : k == "crba" ? p.crba : k == "fd_crba_ltdl" ? p.fd_crba_ltdl : p.aba;
+}
+
+// max |a − b| / max(1, |b|) over the kernel's output, for the record that peers agree.
+double disagreement(const Robot& r, const Call& a, const Call& b, const std::string& k) {
+    Inputs x = random_inputs(r, 7), y = random_inputs(r, 7);
+    a(x.q.data(), x.qd.data(), x.x.data(), x.g.data(), x.out.data());
+    b(y.q.data(), y.qd.data(), y.x.data(), y.g.data(), y.out.data());
+    const int n = k == "crba" ? r.nv * r.nv : r.nv;
+    double d = 0, s = 1;
+    for (int i = 0; i < n; ++i) d = std::max(d, std::abs(x.out[i] - y.out[i])), s = std::max(s, std::abs(y.out[i]));
+    return d / s;
+}
+
+// Evict the caches: touch 64 MiB.
+void flush_caches() {
+    static std::vector<char> junk(64 << 20);
+    for (size_t i = 0; i < junk.size(); i += 64) junk[i] = static_cast<char>(junk[i] + 1);
+    benchmark::ClobberMemory();
+}
+
+class Collect : public benchmark::ConsoleReporter {
+public:
+    std::map<std::string, double> ns;
+    void ReportRuns(const std::vector<Run>& runs) override {
+        for (const Run& r : runs)
+            if (r.run_type == Run::RT_Iteration) ns[r.run_name.function_name] = r.GetAdjustedRealTime();
+        ConsoleReporter::ReportRuns(runs);
+    }
+};
+
+std::string sci(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1e", v);
+    return b;
+}
+
+std::string fmt_ns(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, v < 100 ? "%.1f" : "%.0f", v);
+    return b;
+}
+
+}  // namespace
+}  // namespace rbdgen::bench
+
+int main(int argc, char** argv) {
+    using namespace rbdgen::bench;
+    std::string out_file;
+    std::vector<char*> args;
+    for (int i = 0; i < argc; ++i) {
+        if (std::string(argv[i]).rfind("--out=", 0) == 0) out_file = argv[i] + 6;
+        else args.push_back(argv[i]);
+    }
+    int n = static_cast<int>(args.size());
+    benchmark::Initialize(&n, args.data());
+
+    std::vector<Robot> robots = generated_robots();
+    std::map<std::string, std::vector<Peer>> peers;
+    std::string agreement;
+    for (const Robot& r : robots) {
+        peers[r.label].push_back(r.generated);
+        peers[r.label].push_back(reference_peer(r.urdf, r.floating_base));
+        if (r.serial) peers[r.label].push_back(kdl_peer(r.urdf));
+        for (const Peer& p : peers[r.label])
+            for (const char* k : kKernels)
+                if (p.name != "rbdgen" && kernel(p, k))
+                    agreement += "| " + r.label + " | " + k + " | " + p.name + " | " +
+                                 sci(disagreement(r, kernel(r.generated, k), kernel(p, k), k)) + " |\n";
+    }
+    for (const Robot& r : robots) {
+        for (const Peer& p : peers[r.label]) {
+            for (const char* k : kKernels) {
+                const Call& call = kernel(p, k);
+                if (!call) continue;
+                benchmark::RegisterBenchmark((r.label + "/" + k + "/" + p.name).c_str(), [&r, call](benchmark::State& state) {
+                    Inputs in = random_inputs(r, 1);
+                    for (auto _ : state) {
+                        call(in.q.data(), in.qd.data(), in.x.data(), in.g.data(), in.out.data());
+                        benchmark::DoNotOptimize(in.out.data());
+                        benchmark::ClobberMemory();
+                    }
+                });
+            }
+        }
+        // Cold cache: one call after evicting everything, timed alone.
+        for (const char* k : kKernels) {
+            const Call& call = kernel(r.generated, k);
+            benchmark::RegisterBenchmark((r.label + "/" + k + "/rbdgen-cold").c_str(), [&r, call](benchmark::State& state) {
+                Inputs in = random_inputs(r, 1);
+                for (auto _ : state) {
+                    flush_caches();
+                    const auto t0 = std::chrono::steady_clock::now();
+                    call(in.q.data(), in.qd.data(), in.x.data(), in.g.data(), in.out.data());
+                    benchmark::DoNotOptimize(in.out.data());
+                    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+                }
+            })->UseManualTime()->Iterations(200);
+        }
+    }
+    Collect collect;
+    benchmark::RunSpecifiedBenchmarks(&collect);
+
+    std::string md;
+    for (const Robot& r : robots) {
+        md += "\n### " + r.label + " (NV " + std::to_string(r.nv) + (r.floating_base ? ", floating base" : "") + ")\n\n";
+        md += "| kernel | rbdgen ns | rbdgen cold-cache ns | reference ns | KDL ns | reference / rbdgen | KDL / rbdgen |\n";
+        md += "|---|---|---|---|---|---|---|\n";
+        for (const char* k : kKernels) {
+            auto get = [&](const std::string& peer) {
+                const auto it = collect.ns.find(r.label + "/" + k + "/" + peer);
+                return it == collect.ns.end() ? -1.0 : it->second;
+            };
+            const double g = get("rbdgen"), cold = get("rbdgen-cold"), ref = get("reference"), kdl = get("kdl");
+            if (g < 0) continue;
+            md += "| " + std::string(k) + " | " + fmt_ns(g) + " | " + fmt_ns(cold) + " | " + fmt_ns(ref) + " | " +
+                  (kdl < 0 ? "—" : fmt_ns(kdl)) + " | " + fmt_ns(ref / g) + "× | " + (kdl < 0 ? "—" : fmt_ns(kdl / g) + "×") + " |\n";
+        }
+    }
+    md += "\nKDL's forward dynamics is ChainFdSolver_RNE (listed under aba); its CRBA is ChainDynParam::JntToMass.\n";
+    md += "\nAgreement of each peer with the generated kernels at one random state (max |Δ| / max(1, |x|)):\n\n";
+    md += "| robot | kernel | peer | disagreement |\n|---|---|---|---|\n" + agreement;
+    md += "\nOperation counts of the generated kernels (divisions counted as multiplications):\n\n";
+    md += "| robot | kernel | mul | add | sin+cos |\n|---|---|---|---|---|\n";
+    for (const Robot& r : robots) {
+        if (r.report_json.empty()) continue;
+        const nlohmann::json rep = nlohmann::json::parse(r.report_json);
+        for (const auto& [k, e] : rep["kernels"].items()) {
+            const auto& o = e["ops"];
+            md += "| " + r.label + " | " + k + " | " + std::to_string(o["mul"].get<long>() + o["div"].get<long>()) + " | " +
+                  std::to_string(o["add"].get<long>()) + " | " + std::to_string(o["sin"].get<long>() + o["cos"].get<long>()) + " |\n";
+        }
+    }
+    std::printf("%s", md.c_str());
+    if (!out_file.empty()) std::ofstream(out_file) << md;
+    return 0;
+}
