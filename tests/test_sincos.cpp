@@ -43,4 +43,25 @@ TEST(Sincos, ExactAtZeroAndFallsBackOutsideItsRange) {
     EXPECT_EQ(sf, static_cast<float>(std::sin(1.0)));
 }
 
+// The _sc entry points take sin and cos of q from the caller and give the same results.
+TEST(Sincos, PrecomputedTrigEntryPointsAgree) {
+    std::mt19937_64 rng(8);
+    std::uniform_real_distribution<double> u(-3, 3);
+    double q[eval_arm::NQ], qd[eval_arm::NV], x[eval_arm::NV], s[eval_arm::NQ], c[eval_arm::NQ], g[3] = {0, 0, -9.81};
+    double a[eval_arm::NV * eval_arm::NV], b[eval_arm::NV * eval_arm::NV];
+    for (int k = 0; k < 200; ++k) {
+        for (int i = 0; i < eval_arm::NV; ++i) q[i] = u(rng), qd[i] = u(rng), x[i] = u(rng);
+        eval_arm::sincos(q, s, c);
+        eval_arm::rnea(q, qd, x, g, a);
+        eval_arm::rnea_sc(s, c, q, qd, x, g, b);
+        for (int i = 0; i < eval_arm::NV; ++i) EXPECT_NEAR(a[i], b[i], 1e-12 * std::max(1.0, std::abs(a[i])));
+        eval_arm::crba(q, a);
+        eval_arm::crba_sc(s, c, q, b);
+        for (int i = 0; i < eval_arm::NV * eval_arm::NV; ++i) EXPECT_NEAR(a[i], b[i], 1e-12 * std::max(1.0, std::abs(a[i])));
+        eval_arm::aba(q, qd, x, g, a);
+        eval_arm::aba_sc(s, c, q, qd, x, g, b);
+        for (int i = 0; i < eval_arm::NV; ++i) EXPECT_NEAR(a[i], b[i], 1e-10 * std::max(1.0, std::abs(a[i])));
+    }
+}
+
 }  // namespace

@@ -54,7 +54,7 @@ inline constexpr const char* fd_refusal = "";
 // Poses of every body's URDF link frame in the world frame: rotation R (row-major 3x3, body to world) then position p.
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   pose[84] (out): 12 per body: R row-major, then p
-// 337 add, 453 mul, 0 div, 0 sqrt, 7 sin, 7 cos
+// 334 add, 450 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
 
 // Inverse dynamics by the recursive Newton-Euler algorithm: tau = ID(q, qd, qdd).
@@ -98,7 +98,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
 //   tau[7]: joint forces
 //   gravity[3]: gravity in the world frame
 //   qdd[7] (out): joint accelerations
-// 1539 add, 1835 mul, 43 div, 0 sqrt, 7 sin, 7 cos
+// 1546 add, 1845 mul, 43 div, 0 sqrt, 7 sin, 7 cos
 void aba(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT tau, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept;
 
 // Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.

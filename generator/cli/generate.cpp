@@ -12,7 +12,7 @@
 namespace rbdgen {
 
 int command_generate(const Args& args, std::ostream& out) {
-    const ParsedArgs a = parse_args("generate", args, model_flags, {"-o", "--name", "--scalar", "--kernels", "--max-operations"});
+    const ParsedArgs a = parse_args("generate", args, with(model_flags, {"--trig-entry-points"}), {"-o", "--name", "--scalar", "--kernels", "--max-operations", "--snap-tolerance"});
     if (a.positional.size() != 1 || !a.has("-o"))
         throw Error("usage: rbdgen generate ROBOT.urdf -o DIR [--name NAME] [--floating-base] [--scalar double|float] "
                     "[--kernels k1,k2,...]");
@@ -33,6 +33,13 @@ int command_generate(const Args& args, std::ostream& out) {
     } catch (const std::exception&) {
         throw Error("--max-operations must be an integer");
     }
+    try {
+        o.snap_tolerance = std::stod(a.value("--snap-tolerance", "1e-7"));
+    } catch (const std::exception&) {
+        throw Error("--snap-tolerance must be a number (0 disables snapping)");
+    }
+    if (!(o.snap_tolerance >= 0 && o.snap_tolerance <= 1e-3))
+        throw Error("--snap-tolerance must be between 0 and 1e-3 (it snaps entries meant to be exactly 0 or 1)");
     // The command line without -o DIR: where the files go does not change what they say.
     o.command_line = "rbdgen generate";
     for (size_t k = 0; k < args.size(); ++k) {
@@ -40,6 +47,7 @@ int command_generate(const Args& args, std::ostream& out) {
         else o.command_line += " " + args[k];
     }
     o.urdf_text = text.str();
+    o.trig_entry_points = a.has("--trig-entry-points");
     if (!forward_dynamics_refusal(model).empty())
         std::cerr << "rbdgen: warning: " << forward_dynamics_refusal(model)
                   << " (its forward-dynamics kernels return NaN)\n";

@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
         "       rbdgen eval ROBOT.urdf [--floating-base] [--strict-inertia] --state STATE.json\n"
         "       rbdgen generate ROBOT.urdf -o DIR [--name NAME] [--floating-base] [--strict-inertia]\n"
         "                       [--scalar double|float] [--kernels fk,rnea,gravity,crba,ltdl,ltdl_solve,fd_crba_ltdl,aba,jacobians]\n"
-        "                       [--max-operations N]\n"
+        "                       [--max-operations N] [--snap-tolerance T] [--trig-entry-points]\n"
         "       rbdgen synth TOPOLOGY SIZE [--seed S] [-o FILE]\n";
     if (argc < 2) {
         std::cerr << usage;

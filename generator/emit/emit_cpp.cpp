@@ -14,8 +14,14 @@ std::string scalar_literal(double v, const std::string& scalar) {
     return v < 0 ? "(" + s + ")" : s;
 }
 
-std::string kernel_parameters(const Kernel& k) {
-    std::string p;
+bool uses_trig(const Kernel& k) {
+    for (int id : k.graph->live(k.output_nodes))
+        if (k.graph->node(id).op == sym::Op::Sin || k.graph->node(id).op == sym::Op::Cos) return true;
+    return false;
+}
+
+std::string kernel_parameters(const Kernel& k, bool precomputed_trig) {
+    std::string p = precomputed_trig ? "const Scalar* RBDGEN_RESTRICT sin_q, const Scalar* RBDGEN_RESTRICT cos_q, " : "";
     for (const KernelArray& a : k.inputs) p += fmt::format("const Scalar* RBDGEN_RESTRICT {}, ", a.name);
     return p + fmt::format("Scalar* RBDGEN_RESTRICT {}", k.output.name);
 }
@@ -49,7 +55,26 @@ std::string kernel_body(const Kernel& k, const EmitOptions& options) {
             const auto [sin_id, cos_id] = trig.at(n.a);
             const std::string s = sin_id >= 0 ? fmt::format("t{}", sin_id) : fmt::format("unused_sin{}", id);
             const std::string c = cos_id >= 0 ? fmt::format("t{}", cos_id) : fmt::format("unused_cos{}", id);
-            body += fmt::format("    Scalar {}, {};\n    rbdgen_sincos({}, &{}, &{});\n", s, c, text[n.a], s, c);
+            // With precomputed trig: sin/cos of q[k], or of q[k] ± θ by the angle-addition formulas.
+            const sym::Node& arg = g.node(n.a);
+            const bool q_input = arg.op == Op::Input && g.input_names()[arg.input].rfind("q[", 0) == 0;
+            const bool q_offset = (arg.op == Op::Add || arg.op == Op::Sub) && g.node(arg.a).op == Op::Input &&
+                                  g.input_names()[g.node(arg.a).input].rfind("q[", 0) == 0 && g.node(arg.b).op == Op::Const;
+            if (options.precomputed_trig && q_input) {
+                const std::string index = g.input_names()[arg.input].substr(1);  // "[k]"
+                if (sin_id >= 0) text[sin_id] = "sin_q" + index;
+                if (cos_id >= 0) text[cos_id] = "cos_q" + index;
+                continue;
+            }
+            if (options.precomputed_trig && q_offset) {
+                const std::string index = g.input_names()[g.node(arg.a).input].substr(1);
+                const double theta = (arg.op == Op::Add ? 1 : -1) * g.node(arg.b).value;
+                const std::string ct = scalar_literal(std::cos(theta), options.scalar), st = scalar_literal(std::sin(theta), options.scalar);
+                body += fmt::format("    const Scalar {0} = sin_q{2} * {3} + cos_q{2} * {4};\n    const Scalar {1} = cos_q{2} * {3} - sin_q{2} * {4};\n",
+                                    s, c, index, ct, st);
+            } else {
+                body += fmt::format("    Scalar {}, {};\n    rbdgen_sincos({}, &{}, &{});\n", s, c, text[n.a], s, c);
+            }
             if (sin_id >= 0) text[sin_id] = s;
             if (cos_id >= 0) text[cos_id] = c;
             continue;

@@ -9,10 +9,16 @@ namespace rbdgen {
 
 struct EmitOptions {
     std::string scalar = "double";  // double | float
+    // The `_sc` entry point: sin and cos of every joint position come in as arrays sin_q, cos_q
+    // (a controller that calls several kernels at one state computes them once).
+    bool precomputed_trig = false;
 };
 
-// The function's parameter list, e.g. "const Scalar* q, const Scalar* qd, Scalar* tau".
-std::string kernel_parameters(const Kernel& k);
+// The function's parameter list, e.g. "const Scalar* q, const Scalar* qd, Scalar* tau" (with
+// precomputed_trig: "const Scalar* sin_q, const Scalar* cos_q, " first).
+std::string kernel_parameters(const Kernel& k, bool precomputed_trig = false);
+// Whether the kernel computes any sine or cosine (only those get an `_sc` entry point).
+bool uses_trig(const Kernel& k);
 // The function body (without braces), every live node a `const Scalar tN = ...;` line.
 std::string kernel_body(const Kernel& k, const EmitOptions& options);
 // A literal of the scalar type that reads back as exactly `v` (rounded to float for float).

@@ -13,6 +13,10 @@
 #include "emit/templates.hpp"
 #include "model/error.hpp"
 #include "model/frames.hpp"
+#include "model/snap.hpp"
+#include "algorithms/crba.hpp"
+#include "algorithms/rnea.hpp"
+#include <random>
 #include "model/topology.hpp"
 
 namespace rbdgen {
@@ -52,8 +56,31 @@ std::string call(const std::string& ns, const Kernel& k, const std::string& outp
 
 }  // namespace
 
+// The largest relative change that snapping makes to τ and H, over random states.
+double snapping_effect(const Model& before, const Model& after) {
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> u(-1, 1);
+    double worst = 0;
+    for (int s = 0; s < 50; ++s) {
+        VecX<double> q = VecX<double>::NullaryExpr(before.nq, [&] { return 3 * u(rng); });
+        for (const Body& b : before.bodies)
+            if (b.joint.type == JointType::Floating) q.segment<4>(b.q_index + 3).normalize();
+        const VecX<double> qd = VecX<double>::NullaryExpr(before.nv, [&] { return 2 * u(rng); });
+        const VecX<double> qdd = VecX<double>::NullaryExpr(before.nv, [&] { return 5 * u(rng); });
+        const Vec3<double> g(0, 0, -9.81);
+        const VecX<double> t0 = rnea<double>(before, q, qd, qdd, g), t1 = rnea<double>(after, q, qd, qdd, g);
+        const MatX<double> H0 = crba<double>(before, q), H1 = crba<double>(after, q);
+        worst = std::max(worst, (t1 - t0).cwiseAbs().maxCoeff() / std::max(1.0, t0.cwiseAbs().maxCoeff()));
+        worst = std::max(worst, (H1 - H0).cwiseAbs().maxCoeff() / std::max(1.0, H0.cwiseAbs().maxCoeff()));
+    }
+    return worst;
+}
+
 Files generate_sources(const Model& urdf_model, const GenerateOptions& o) {
-    const FrameChoice frames = choose_internal_frames(urdf_model);
+    Model snapped = urdf_model;
+    const SnapReport snap = snap_near_exact_constants(snapped, o.snap_tolerance);
+    const double snap_effect = snap.snapped.empty() ? 0.0 : snapping_effect(urdf_model, snapped);
+    const FrameChoice frames = choose_internal_frames(snapped);
     const Model& model = frames.model;
     if (o.name.empty() || sanitize_identifier(o.name) != o.name)
         throw Error("--name '" + comment_text(o.name) + "' is not usable as a C++ identifier; use letters, digits and single underscores, starting with a letter (e.g. " +
@@ -101,13 +128,24 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o) {
         args.push_back(fmt::arg("ns", ns));
         args.push_back(fmt::arg("parameters", kernel_parameters(k)));
         args.push_back(fmt::arg("body", refused ? nan_body(k) : kernel_body(k, emit_options)));
-        files[ns + "_" + name + ".cpp"] = fill("kernel.cpp.in", args);
+        std::string text = fill("kernel.cpp.in", args);
+        const bool with_sc = o.trig_entry_points && !refused && uses_trig(k);
+        if (with_sc) {
+            EmitOptions sc = emit_options;
+            sc.precomputed_trig = true;
+            text += fmt::format("\nnamespace {} {{\n\nvoid {}_sc({}) noexcept {{\n{}}}\n\n}}  // namespace {}\n", ns, name,
+                                kernel_parameters(k, true), kernel_body(k, sc), ns);
+        }
+        files[ns + "_" + name + ".cpp"] = text;
 
         std::string sizes;
         for (const KernelArray& a : k.inputs) sizes += fmt::format("//   {}[{}]: {}\n", a.name, a.size, a.doc);
         sizes += fmt::format("//   {}[{}] (out): {}\n", k.output.name, k.output.size, k.output.doc);
         declarations += fmt::format("// {}\n{}// {}\nvoid {}({}) noexcept;\n\n", k.doc, sizes, ops_text(ops), name,
                                     kernel_parameters(k));
+        if (with_sc)
+            declarations += fmt::format("// {} with sin_q[NQ], cos_q[NQ] = sin, cos of q given (see sincos below).\nvoid {}_sc({}) noexcept;\n\n",
+                                        name, name, kernel_parameters(k, true));
 
         nlohmann::ordered_json entry;
         entry["ops"] = ops_json(ops);
@@ -149,6 +187,10 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o) {
     h.push_back(fmt::arg("joint_table", joint_table));
     h.push_back(fmt::arg("dof_names", dof_names));
     h.push_back(fmt::arg("fd_refusal", string_literal(fd_refusal)));
+    if (o.trig_entry_points)
+        declarations += "// sin and cos of every joint position, for the _sc entry points (entries of non-revolute coordinates are\n"
+                        "// computed too, and ignored).\ninline void sincos(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT sin_q, "
+                        "Scalar* RBDGEN_RESTRICT cos_q) noexcept {\n    for (int i = 0; i < NQ; ++i) rbdgen_sincos(q[i], &sin_q[i], &cos_q[i]);\n}\n\n";
     h.push_back(fmt::arg("declarations", declarations));
     files[header] = fill("robot.hpp.in", h);
     files["rbdgen_runtime.hpp"] = template_text("rbdgen_runtime.hpp.in");
@@ -204,6 +246,8 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o) {
     report["expanded"] = {{"D1", ce.D1}, {"D2", ce.D2}};
     report["jsim_nonzeros"] = jsim_nonzeros(lambda_e);
     report["dh_transforms"] = frames.dh_transforms;
+    report["snapping"] = {{"tolerance", o.snap_tolerance}, {"snapped", snap.snapped}, {"largest_change", snap.max_change},
+                          {"effect_on_tau_and_H", snap_effect}};
     report["kernels"] = report_kernels;
     report["jsim_pattern"] = H_rows;
     report["ltdl_pattern"] = L_rows;
@@ -216,6 +260,11 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o) {
                       model.floating_base ? ", floating base" : "");
     md += fmt::format("- Featherstone: D0 {}, D1 {}, D2 {}; expanded D1 {}, D2 {}; H has {} nonzeros of {}\n\n", c.D0, c.D1,
                       c.D2, ce.D1, ce.D2, jsim_nonzeros(lambda_e), model.nv * model.nv);
+    md += fmt::format("- Near-exact constants snapped to 0 / ±1 (tolerance {:.0e}): {} groups, largest change {:.1e}, "
+                      "largest relative effect on tau and H over 50 random states {:.1e}\n",
+                      o.snap_tolerance, snap.snapped.size(), snap.max_change, snap_effect);
+    for (const std::string& line : snap.snapped) md += "  - " + comment_text(line) + "\n";
+    md += "\n";
     md += "| kernel | add | mul | div | sqrt | sin | cos | statements |\n|---|---|---|---|---|---|---|---|\n";
     for (const auto& [name, e] : report_kernels.items()) {
         const auto& op = e["ops"];

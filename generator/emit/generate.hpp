@@ -17,6 +17,8 @@ struct GenerateOptions {
     std::string command_line;          // for the banner
     std::string urdf_text;             // for the banner's hash
     int max_operations = 4'000'000;    // expression-graph nodes per kernel (sym::Graph::max_nodes)
+    bool trig_entry_points = false;    // also emit <kernel>_sc(sin_q, cos_q, ...) and sincos(q, sin_q, cos_q)
+    double snap_tolerance = 1e-7;      // model/snap.hpp; 0 keeps every constant as the URDF gives it
 };
 
 using Files = std::map<std::string, std::string>;

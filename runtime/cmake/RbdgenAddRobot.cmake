@@ -1,4 +1,4 @@
-# rbdgen_add_robot(NAME URDF <file> [FLOATING_BASE] [STRICT_INERTIA] [SCALAR double|float]
+# rbdgen_add_robot(NAME URDF <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [SCALAR double|float]
 #                  [KERNELS k1 k2 ...] [COMPILE_OPTIONS ...])
 #
 # Generates the robot's kernels at build time (again whenever the URDF or the generator changes) and
@@ -15,7 +15,7 @@
 set(RBDGEN_ALL_KERNELS fk rnea gravity crba ltdl ltdl_solve fd_crba_ltdl aba jacobians)
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA" "URDF;SCALAR" "KERNELS;COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS" "URDF;SCALAR" "KERNELS;COMPILE_OPTIONS" ${ARGN})
   if(NOT R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's URDF file with URDF <file>")
   endif()
@@ -48,6 +48,9 @@ function(rbdgen_add_robot NAME)
   endif()
   if(R_STRICT_INERTIA)
     list(APPEND flags --strict-inertia)
+  endif()
+  if(R_TRIG_ENTRY_POINTS)
+    list(APPEND flags --trig-entry-points)
   endif()
   string(REPLACE ";" "," kernel_list "${R_KERNELS}")
   # The generator: rbdgen's own target in its tree (or via add_subdirectory), else the imported one.

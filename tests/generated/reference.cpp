@@ -34,10 +34,11 @@ std::vector<double> poses(const Model& m, const VecX<double>& q) {
     const Kinematics<double> k = forward_kinematics<double>(m, q, zero, zero);
     std::vector<double> out;
     for (int i = 0; i < m.N(); ++i) {
-        const Mat3<double> R = k.X_0[i].E.transpose();
+        const Transform<double> X_0 = m.bodies[i].X_urdf * k.X_0[i];  // the URDF link frame
+        const Mat3<double> R = X_0.E.transpose();
         for (int r = 0; r < 3; ++r)
             for (int c = 0; c < 3; ++c) out.push_back(R(r, c));
-        for (int r = 0; r < 3; ++r) out.push_back(k.X_0[i].r[r]);
+        for (int r = 0; r < 3; ++r) out.push_back(X_0.r[r]);
     }
     return out;
 }

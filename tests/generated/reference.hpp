@@ -15,7 +15,7 @@ MatX<double> ltdl(const Model& m, MatX<double> H);  // lower triangle: L and D
 VecX<double> ltdl_solve(const Model& m, const MatX<double>& LD, const VecX<double>& b);
 VecX<double> aba(const Model& m, const VecX<double>& q, const VecX<double>& qd, const VecX<double>& tau, const Vec3<double>& g);
 VecX<double> fd_crba_ltdl(const Model& m, const VecX<double>& q, const VecX<double>& qd, const VecX<double>& tau, const Vec3<double>& g);
-std::vector<double> poses(const Model& m, const VecX<double>& q);  // 12 per body: R row-major, p
+std::vector<double> poses(const Model& m, const VecX<double>& q);  // 12 per body (URDF link frame): R row-major, p
 MatX<double> spatial_jacobian(const Model& m, const VecX<double>& q);
 
 }  // namespace rbdgen::reference

@@ -8,6 +8,8 @@
 #include <random>
 
 #include "generated/reference.hpp"
+#include "model/frames.hpp"
+#include "model/snap.hpp"
 #include "model/urdf_loader.hpp"
 #include ROBOT_HEADER
 
@@ -46,7 +48,12 @@ class Generated : public ::testing::Test {
 protected:
     void SetUp() override {
         if (!std::filesystem::exists(ROBOT_URDF)) GTEST_SKIP() << ROBOT_URDF << " is absent: robot not tested";
-        model = load_urdf(ROBOT_URDF, {.floating_base = ROBOT_FLOATING});
+        // The generator snaps near-exact constants (model/snap.hpp) and re-chooses body frames
+        // (model/frames.hpp) before tracing; the reference gets the same model, so that this
+        // compares the tracer and emitter alone (test_frames checks those two steps).
+        Model urdf = load_urdf(ROBOT_URDF, {.floating_base = ROBOT_FLOATING});
+        snap_near_exact_constants(urdf);
+        model = choose_internal_frames(urdf).model;
         ASSERT_EQ(model.nq, robot::NQ);
         ASSERT_EQ(model.nv, robot::NV);
         ASSERT_EQ(model.N(), robot::NB);
