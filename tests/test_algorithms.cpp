@@ -17,13 +17,8 @@ namespace {
 
 constexpr int kStates = 200;
 
-class Physics : public ::testing::TestWithParam<test::ModelCase> {
+class Physics : public test::ModelTest {
 protected:
-    void SetUp() override {
-        if (GetParam().path.find(RBDGEN_SHARED_MODELS) == 0) RBDGEN_SKIP_IF_NO_SHARED_MODELS();
-        model = test::load(GetParam());
-    }
-    Model model;
     std::mt19937_64 rng{12345};
 };
 
@@ -178,13 +173,7 @@ TEST_P(Physics, ExternalForcesAndGravityObeyVirtualWork) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModels, Physics, ::testing::ValuesIn(test::all_models()),
-                         [](const auto& info) {
-                             std::string name = info.param.label();
-                             for (char& c : name)
-                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(AllModels, Physics, ::testing::ValuesIn(test::all_models()), test::case_name);
 
 }  // namespace
 }  // namespace rbdgen

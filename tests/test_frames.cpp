@@ -11,13 +11,8 @@
 namespace rbdgen {
 namespace {
 
-class Frames : public ::testing::TestWithParam<test::ModelCase> {
+class Frames : public test::ModelTest {
 protected:
-    void SetUp() override {
-        if (GetParam().path.find(RBDGEN_SHARED_MODELS) == 0) RBDGEN_SKIP_IF_NO_SHARED_MODELS();
-        model = test::load(GetParam());
-    }
-    Model model;
     std::mt19937_64 rng{99};
 };
 
@@ -65,12 +60,7 @@ TEST(Snapping, SevenDigitRightAngleBecomesExact) {
     EXPECT_TRUE(snap_near_exact_constants(untouched, 1e-9).snapped.empty());  // 3.3e-8 is above 1e-9
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModels, Frames, ::testing::ValuesIn(test::all_models()), [](const auto& info) {
-    std::string name = info.param.label();
-    for (char& c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    return name;
-});
+INSTANTIATE_TEST_SUITE_P(AllModels, Frames, ::testing::ValuesIn(test::all_models()), test::case_name);
 
 }  // namespace
 }  // namespace rbdgen

@@ -38,13 +38,33 @@ inline std::vector<ModelCase> all_models() {
     return cases;
 }
 
+inline Model load(const ModelCase& c) { return load_urdf(c.path, {c.floating_base}); }
+
 inline void PrintTo(const ModelCase& c, std::ostream* os) { *os << c.label(); }
+
+// A GoogleTest name for a parameterized test over models.
+inline std::string case_name(const ::testing::TestParamInfo<ModelCase>& info) {
+    std::string name = info.param.label();
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+}
+
+// A fixture over every model (all_models()), skipping the real robots where they are absent.
+class ModelTest : public ::testing::TestWithParam<ModelCase> {
+protected:
+    void SetUp() override {
+        if (GetParam().path.find(RBDGEN_SHARED_MODELS) == 0 && !shared_models_present())
+            GTEST_SKIP() << RBDGEN_SHARED_MODELS << " is absent (a user's own clone): real robot models not tested";
+        model = load(GetParam());
+    }
+    Model model;
+};
 
 #define RBDGEN_SKIP_IF_NO_SHARED_MODELS()                                                                  \
     if (!rbdgen::test::shared_models_present())                                                           \
     GTEST_SKIP() << RBDGEN_SHARED_MODELS << " is absent (a user's own clone): real robot models not tested"
 
-inline Model load(const ModelCase& c) { return load_urdf(c.path, {c.floating_base}); }
 
 struct RandomState {
     VecX<double> q, qd, qdd, tau;
