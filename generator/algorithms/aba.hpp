@@ -30,6 +30,7 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         const Vec6<S> vJ = motion<S>(b.joint, qd.data() + b.v_index);
         v[i] = b.lambda < 0 ? vJ : Vec6<S>(X[i].apply(v[b.lambda]) + vJ);
         c[i] = crm<S>(v[i], vJ);
+        name_spatial(v[i], "v", b.name);
         const RigidBodyInertia<S> I = b.I.cast<S>();
         I_A[i] = I.matrix();
         p_A[i] = crf<S>(v[i], I * v[i]);
@@ -62,6 +63,7 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
             Dinv_u = ltdl_solve<S>(D_LD[i], dense_parent(n_i), u[i]);
         }
         const Vec6<S> p_a = p_A[i] + I_a * c[i] + U[i] * Dinv_u;
+        name_spatial(p_a, "pa", b.name);
         I_A[b.lambda] += articulated_inertia_in_parent<S>(X[i], I_a);
         p_A[b.lambda] += X[i].transpose_apply(p_a);
     }
@@ -75,6 +77,7 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
             ltdl_solve<S>(D_LD[i], dense_parent(n_i), u[i] - U[i].transpose() * a_prime);
         qdd.segment(b.v_index, n_i) = qdd_i;
         a[i] = a_prime + motion<S>(b.joint, qdd_i.data());
+        name_spatial(a[i], "a", b.name);
     }
     return qdd;
 }

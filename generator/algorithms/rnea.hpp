@@ -27,6 +27,8 @@ VecX<S> rnea(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX
             v[i] = X[i].apply(v[b.lambda]) + vJ;                          // eq. (2)
             a[i] = X[i].apply(a[b.lambda]) + aJ + crm<S>(v[i], vJ);       // eq. (3a)
         }
+        name_spatial(v[i], "v", b.name);
+        name_spatial(a[i], "a", b.name);
         const RigidBodyInertia<S> I = b.I.cast<S>();
         f[i] = I * a[i] + crf<S>(v[i], I * v[i]);                        // eq. (3f): I a + v ×* I v
         if (f_ext) f[i] -= (*f_ext)[i];                                   //           − f^x
@@ -34,6 +36,7 @@ VecX<S> rnea(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX
     VecX<S> tau(model.nv);
     for (int i = N - 1; i >= 0; --i) {
         const Body& b = model.bodies[i];
+        name_spatial(f[i], "f", b.name);
         project<S>(b.joint, f[i], tau.data() + b.v_index);              // eq. (3τ)
         if (b.lambda >= 0) f[b.lambda] += X[i].transpose_apply(f[i]);     // Σ ⁱX_j* f_j
     }

@@ -1,5 +1,7 @@
 #include "emit/emit_cpp.hpp"
 
+#include "emit/names.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -31,6 +33,18 @@ std::string kernel_body(const Kernel& k, const EmitOptions& options) {
     const sym::Graph& g = *k.graph;
     std::vector<std::string> text(g.size());
     std::string body;
+    // Readable names for the nodes the algorithms named (sanitized, distinct), t<id> for the rest.
+    std::map<int, std::string> names;
+    {
+        std::vector<int> ids;
+        std::vector<std::string> labels;
+        for (int id : g.live(k.output_nodes))
+            if (const std::string* l = g.label(id); l && g.node(id).op != Op::Const && g.node(id).op != Op::Input)
+                ids.push_back(id), labels.push_back(*l);
+        const std::vector<std::string> unique = unique_identifiers(labels);
+        for (size_t j = 0; j < ids.size(); ++j) names[ids[j]] = unique[j];
+    }
+    auto var = [&](int id) { return names.count(id) ? names.at(id) : fmt::format("t{}", id); };
     // sin and cos of one argument come from one rbdgen_sincos call (rbdgen_runtime.hpp).
     std::map<int, std::pair<int, int>> trig;  // argument → (sin node, cos node), −1 if absent
     for (int id : g.live(k.output_nodes)) {
@@ -53,8 +67,8 @@ std::string kernel_body(const Kernel& k, const EmitOptions& options) {
         if (n.op == Op::Sin || n.op == Op::Cos) {
             if (!text[id].empty()) continue;  // computed with its partner
             const auto [sin_id, cos_id] = trig.at(n.a);
-            const std::string s = sin_id >= 0 ? fmt::format("t{}", sin_id) : fmt::format("unused_sin{}", id);
-            const std::string c = cos_id >= 0 ? fmt::format("t{}", cos_id) : fmt::format("unused_cos{}", id);
+            const std::string s = sin_id >= 0 ? var(sin_id) : fmt::format("unused_sin{}", id);
+            const std::string c = cos_id >= 0 ? var(cos_id) : fmt::format("unused_cos{}", id);
             // With precomputed trig: sin/cos of q[k], or of q[k] ± θ by the angle-addition formulas.
             const sym::Node& arg = g.node(n.a);
             const bool q_input = arg.op == Op::Input && g.input_names()[arg.input].rfind("q[", 0) == 0;
@@ -90,7 +104,7 @@ std::string kernel_body(const Kernel& k, const EmitOptions& options) {
             case Op::Sqrt: rhs = "std::sqrt(" + a + ")"; break;
             default: break;
         }
-        text[id] = fmt::format("t{}", id);
+        text[id] = var(id);
         body += fmt::format("    const Scalar {} = {};\n", text[id], rhs);
     }
     for (size_t i = 0; i < k.output_nodes.size(); ++i)

@@ -41,6 +41,13 @@ public:
     const Node& node(int id) const { return nodes_[id]; }
     int size() const { return static_cast<int>(nodes_.size()); }
     const std::vector<std::string>& input_names() const { return input_names_; }
+
+    // A readable name for a node (the first one given wins), used by the emitter for its variable.
+    void name(int id, const std::string& label) { labels_.try_emplace(id, label); }
+    const std::string* label(int id) const {
+        const auto it = labels_.find(id);
+        return it == labels_.end() ? nullptr : &it->second;
+    }
     bool is_const(int id, double v) const { return nodes_[id].op == Op::Const && nodes_[id].value == v; }
 
     // Nodes the given outputs depend on, in creation order (the algorithm's own order).
@@ -51,6 +58,7 @@ private:
     int intern(const Node& n);
     std::vector<Node> nodes_;
     std::vector<std::string> input_names_;
+    std::unordered_map<int, std::string> labels_;
     struct KeyHash {
         size_t operator()(const std::tuple<int, int, int, std::uint64_t>& k) const;
     };
@@ -125,3 +133,15 @@ struct ScalarBinaryOpTraits<double, rbdgen::sym::Expr, BinaryOp> {
     using ReturnType = rbdgen::sym::Expr;
 };
 }  // namespace Eigen
+
+namespace rbdgen::sym {
+
+// Name the six components of a spatial quantity of body `body` in the trace ("v", "l_wrist" →
+// v_l_wrist_wx ... v_l_wrist_vz). Found by argument-dependent lookup from the algorithms, where the
+// generic name_spatial (spatial/spatial.hpp) does nothing for numbers.
+inline void name_spatial(const Eigen::Matrix<Expr, 6, 1>& x, const char* what, const std::string& body) {
+    static const char* const parts[] = {"wx", "wy", "wz", "vx", "vy", "vz"};
+    for (int k = 0; k < 6; ++k) current().name(x[k].id(), std::string(what) + "_" + body + "_" + parts[k]);
+}
+
+}  // namespace rbdgen::sym
