@@ -93,38 +93,6 @@ template <class S> struct Transform {
     }
 };
 
-// Rigid-body inertia (m, h = m c, Ī = rotational inertia about the frame origin), RBDA §2.13.
-template <class S> struct RigidBodyInertia {
-    S m = S(0);
-    Vec3<S> h = Vec3<S>::Zero();
-    Mat3<S> Ibar = Mat3<S>::Zero();
-
-    // I v
-    Vec6<S> operator*(const Vec6<S>& v) const {
-        return spatial<S>(Ibar * ang(v) + h.cross(lin(v)), m * lin(v) - h.cross(ang(v)));
-    }
-    RigidBodyInertia operator+(const RigidBodyInertia& o) const {
-        return {m + o.m, h + o.h, Ibar + o.Ibar};
-    }
-    // ᴬXᴮ* I ᴮX_A : this inertia (in B coordinates) expressed in A coordinates, given ᴮX_A.
-    RigidBodyInertia expressed_in_parent(const Transform<S>& BXA) const {
-        const Vec3<S> h1 = BXA.E.transpose() * h;
-        const Mat3<S> I1 = BXA.E.transpose() * Ibar * BXA.E;
-        const Vec3<S> hA = h1 + m * BXA.r;
-        return {m, hA, I1 - skew<S>(BXA.r) * skew<S>(h1) - skew<S>(hA) * skew<S>(BXA.r)};
-    }
-    Mat6<S> matrix() const {
-        Mat6<S> I;
-        I << Ibar, skew<S>(h), skew<S>(h).transpose(), m * Mat3<S>::Identity();
-        return I;
-    }
-    template <class T> RigidBodyInertia<T> cast() const {
-        return {T(m), h.template cast<T>(), Ibar.template cast<T>()};
-    }
-};
-
-// Articulated-body inertias are symmetric 6×6 matrices [A B; Bᵀ C], A and C symmetric (ABA).
-// Symmetric results are computed on and above the diagonal only, and mirrored.
 template <class S> Mat3<S> mirror_upper(Mat3<S> M) {
     M(1, 0) = M(0, 1), M(2, 0) = M(0, 2), M(2, 1) = M(1, 2);
     return M;
@@ -139,6 +107,49 @@ template <class S> Mat3<S> congruence(const Mat3<S>& E, const Mat3<S>& A) {
     return mirror_upper<S>(R);
 }
 
+// Rigid-body inertia (m, h = m c, Ī = rotational inertia about the frame origin), RBDA §2.13.
+template <class S> struct RigidBodyInertia {
+    S m = S(0);
+    Vec3<S> h = Vec3<S>::Zero();
+    Mat3<S> Ibar = Mat3<S>::Zero();
+
+    // I v
+    Vec6<S> operator*(const Vec6<S>& v) const {
+        return spatial<S>(Ibar * ang(v) + h.cross(lin(v)), m * lin(v) - h.cross(ang(v)));
+    }
+    RigidBodyInertia operator+(const RigidBodyInertia& o) const {
+        return {m + o.m, h + o.h, Ibar + o.Ibar};
+    }
+    // ᴬXᴮ* I ᴮX_A : this inertia (in B coordinates) expressed in A coordinates, given ᴮX_A.
+    // Rotate (h₁ = Eᵀh, Ī₁ = EᵀĪE), then move the origin by r (h' = h₁ + m r): with
+    // a×b× + b×a× = b aᵀ + a bᵀ − 2 (a·b) 1 and r×r× = r rᵀ − |r|² 1,
+    // Ī' = Ī₁ − r×h₁× − h'×r× = Ī₁ − (h₁ rᵀ + r h₁ᵀ + m r rᵀ) + (2 r·h₁ + m |r|²) 1, symmetric.
+    RigidBodyInertia expressed_in_parent(const Transform<S>& BXA) const;
+    Mat6<S> matrix() const {
+        Mat6<S> I;
+        I << Ibar, skew<S>(h), skew<S>(h).transpose(), m * Mat3<S>::Identity();
+        return I;
+    }
+    template <class T> RigidBodyInertia<T> cast() const {
+        return {T(m), h.template cast<T>(), Ibar.template cast<T>()};
+    }
+};
+
+template <class S> RigidBodyInertia<S> RigidBodyInertia<S>::expressed_in_parent(const Transform<S>& BXA) const {
+    const Vec3<S>& r = BXA.r;
+    const Vec3<S> h1 = BXA.E.transpose() * h;
+    const Vec3<S> mr = m * r;
+    const S diagonal = S(2) * r.dot(h1) + r.dot(mr);
+    const Mat3<S> I1 = congruence<S>(BXA.E, Ibar);
+    Mat3<S> I;
+    for (int i = 0; i < 3; ++i)
+        for (int j = i; j < 3; ++j) I(i, j) = I1(i, j) - (h1[i] * r[j] + r[i] * h1[j] + mr[i] * r[j]);
+    for (int i = 0; i < 3; ++i) I(i, i) += diagonal;
+    return {m, h1 + mr, mirror_upper<S>(I)};
+}
+
+// Articulated-body inertias are symmetric 6×6 matrices [A B; Bᵀ C], A and C symmetric (ABA).
+// Symmetric results are computed on and above the diagonal only, and mirrored.
 // ᴬXᴮ* I ᴮX_A = Xᵀ I X for an articulated inertia I in B coordinates, X = ᴮX_A = rot(E) xlt(r):
 // rotate, I₁ = diag(E, E)ᵀ I diag(E, E), then translate: with xlt(r) = [1 0; −r× 1],
 // C' = C₁, B' = B₁ + r× C₁, A' = A₁ + P + Pᵀ − r× C₁ r×, P = r× B₁ᵀ.
