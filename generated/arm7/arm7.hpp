@@ -54,7 +54,7 @@ inline constexpr const char* fd_refusal = "";
 // Poses of every body's URDF link frame in the world frame: rotation R (row-major 3x3, body to world) then position p.
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   pose[84] (out): 12 per body: R row-major, then p
-// 334 add, 450 mul, 0 div, 0 sqrt, 7 sin, 7 cos
+// 302 add, 409 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
 
 // Inverse dynamics by the recursive Newton-Euler algorithm: tau = ID(q, qd, qdd).
@@ -63,20 +63,20 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
 //   qdd[7]: joint accelerations
 //   gravity[3]: gravity in the world frame
 //   tau[7] (out): joint forces
-// 655 add, 819 mul, 0 div, 0 sqrt, 7 sin, 7 cos
+// 488 add, 571 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
 
 // Gravity vector g(q) = ID(q, 0, 0).
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   gravity[3]: gravity in the world frame
 //   g[7] (out): generalized gravity forces
-// 181 add, 265 mul, 0 div, 0 sqrt, 7 sin, 7 cos
+// 161 add, 226 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT g) noexcept;
 
 // Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   H[49] (out): joint-space inertia matrix, row-major
-// 578 add, 651 mul, 0 div, 0 sqrt, 6 sin, 6 cos
+// 496 add, 565 mul, 0 div, 0 sqrt, 6 sin, 6 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
 
 // Sparse LTDL factorization H = L^T D L (Featherstone App. A): LD holds L below the diagonal and D on it (row-major NV x NV, zero above). Reads only H's lower triangle.
@@ -98,13 +98,13 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
 //   tau[7]: joint forces
 //   gravity[3]: gravity in the world frame
 //   qdd[7] (out): joint accelerations
-// 1539 add, 1835 mul, 43 div, 0 sqrt, 7 sin, 7 cos
+// 1332 add, 1665 mul, 43 div, 0 sqrt, 7 sin, 7 cos
 void aba(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT tau, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept;
 
 // Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   J[42] (out): 6 x NV, row-major, [angular; linear] about the world origin
-// 155 add, 236 mul, 0 div, 0 sqrt, 6 sin, 6 cos
+// 124 add, 199 mul, 0 div, 0 sqrt, 6 sin, 6 cos
 void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;
 
 

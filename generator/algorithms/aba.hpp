@@ -21,7 +21,7 @@ template <class S>
 VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& tau, const Vec3<S>& gravity,
             const std::vector<Vec6<S>>* f_ext = nullptr) {
     const int N = model.N();
-    std::vector<Transform<S>> X(N);
+    std::vector<ScrewChain<S>> X(N);
     std::vector<Vec6<S>> v(N), c(N), p_A(N), a(N);
     std::vector<Mat6<S>> I_A(N);
     for (int i = 0; i < N; ++i) {  // pass 1: velocities, bias forces
@@ -64,7 +64,7 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         }
         const Vec6<S> p_a = p_A[i] + I_a * c[i] + U[i] * Dinv_u;
         name_spatial(p_a, "pa", b.name);
-        I_A[b.lambda] += articulated_inertia_in_parent<S>(X[i], I_a);
+        I_A[b.lambda] += X[i].articulated_in_parent(I_a);
         p_A[b.lambda] += X[i].transpose_apply(p_a);
     }
     VecX<S> qdd(model.nv);

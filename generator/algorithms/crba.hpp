@@ -10,7 +10,7 @@ namespace rbdgen {
 
 template <class S> MatX<S> crba(const Model& model, const VecX<S>& q) {
     const int N = model.N();
-    std::vector<Transform<S>> X(N);
+    std::vector<ScrewChain<S>> X(N);
     std::vector<RigidBodyInertia<S>> I_c(N);
     for (int i = 0; i < N; ++i) {
         X[i] = X_up<S>(model.bodies[i], q.data());
@@ -19,7 +19,7 @@ template <class S> MatX<S> crba(const Model& model, const VecX<S>& q) {
     MatX<S> H = MatX<S>::Zero(model.nv, model.nv);
     for (int i = N - 1; i >= 0; --i) {
         const Body& b = model.bodies[i];
-        if (b.lambda >= 0) I_c[b.lambda] = I_c[b.lambda] + I_c[i].expressed_in_parent(X[i]);
+        if (b.lambda >= 0) I_c[b.lambda] = I_c[b.lambda] + X[i].inertia_in_parent(I_c[i]);
         for (int k = 0; k < b.joint.nv(); ++k) {
             Vec6<S> f = I_c[i] * motion_axis(b.joint, k).cast<S>();  // f = I_i^c s_i
             const int row = b.v_index + k;

@@ -9,7 +9,7 @@
 namespace rbdgen {
 
 template <class S> struct Kinematics {
-    std::vector<Transform<S>> X_up;  // ⁱX_λ(i)
+    std::vector<ScrewChain<S>> X_up;  // ⁱX_λ(i)
     std::vector<Transform<S>> X_0;   // ⁱX_0 : world (fixed base) to body i
     std::vector<Vec6<S>> v, a;
 };
@@ -29,7 +29,7 @@ Kinematics<S> forward_kinematics(const Model& model, const VecX<S>& q, const Vec
         const Vec6<S> vJ = motion<S>(b.joint, qd.data() + b.v_index);
         const Vec6<S> aJ = motion<S>(b.joint, qdd.data() + b.v_index);
         if (p < 0) {
-            k.X_0[i] = k.X_up[i];
+            k.X_0[i] = k.X_up[i].composed();
             k.v[i] = vJ;
             k.a[i] = aJ;
         } else {

@@ -16,7 +16,7 @@ template <class S> MatX<S> spatial_jacobian(const Model& model, const VecX<S>& q
     MatX<S> J = MatX<S>::Zero(6, model.nv);
     for (int i = 0; i < N; ++i) {
         const Body& b = model.bodies[i];
-        X_0[i] = b.lambda < 0 ? X_up<S>(b, q.data()) : X_up<S>(b, q.data()) * X_0[b.lambda];
+        X_0[i] = b.lambda < 0 ? X_up<S>(b, q.data()).composed() : X_up<S>(b, q.data()) * X_0[b.lambda];
         for (int k = 0; k < b.joint.nv(); ++k)
             J.col(b.v_index + k) = X_0[i].inverse_apply(motion_axis(b.joint, k).cast<S>());  // ⁰X_i s_k
     }

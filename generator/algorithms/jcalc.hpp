@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "model/model.hpp"
+#include "spatial/screw.hpp"
 
 namespace rbdgen {
 
@@ -41,8 +42,66 @@ template <class S> Transform<S> joint_transform(const Joint& joint, const S* q) 
     return X_J;
 }
 
-template <class S> Transform<S> X_up(const Body& body, const S* q) {
-    return joint_transform<S>(body.joint, q + body.q_index) * body.X_tree.cast<S>();
+// X_tree = xlt(d ẑ) rx(α) xlt(a x̂) rz(θ₀) xlt(d₀ ẑ) (model/frames.hpp; a DH transform when θ₀ = d₀ = 0;
+// the joint's θ is its offset), read off X_tree: E = rx(α) rz(θ₀) exactly when E₀₂ = 0, and then
+// r = a (cos θ₀, sin θ₀, 0) + d (row z of E) + d₀ ẑ.
+struct TreeScrews {
+    bool found = false;
+    double d = 0, c_alpha = 1, s_alpha = 0, a = 0, c0 = 1, s0 = 0, d0 = 0;
+};
+inline TreeScrews tree_screws(const Transform<double>& X) {
+    const Mat3<double>& E = X.E;
+    const Vec3<double>& r = X.r;
+    TreeScrews t;
+    if (E(0, 2) != 0) return t;
+    t.c0 = E(0, 0), t.s0 = E(0, 1), t.c_alpha = E(2, 2), t.s_alpha = E(1, 2);
+    t.a = r.x() * t.c0 + r.y() * t.s0;
+    t.d = t.s_alpha == 0 ? 0.0 : (r.x() * t.s0 - r.y() * t.c0) / t.s_alpha;
+    t.d0 = r.z() - t.d * t.c_alpha;
+    const Vec3<double> rebuilt(t.a * t.c0 + t.d * E(2, 0), t.a * t.s0 + t.d * E(2, 1), t.d0 + t.d * E(2, 2));
+    t.found = (r - rebuilt).cwiseAbs().maxCoeff() <= 1e-14 * std::max(1.0, r.norm());
+    return t;
+}
+
+// ʲX_λ(q) as screws: rz(q + θ) xlt(d ẑ) · rx(α) xlt(a x̂) · rz(θ₀) xlt(d₀ ẑ) for a revolute (or
+// prismatic, d + q) joint along z; otherwise the joint's transform and X_tree.
+template <class S> ScrewChain<S> X_up(const Body& body, const S* q) {
+    const Joint& joint = body.joint;
+    const S* qi = q + body.q_index;
+    const TreeScrews t = tree_screws(body.X_tree);
+    ScrewChain<S> X;
+    Screw<S> z;
+    z.k = 2;
+    if (joint.type == JointType::Revolute && joint.axis == Vec3<double>::UnitZ()) {
+        using std::cos;
+        using std::sin;
+        const S angle = joint.offset == 0 ? qi[0] : S(qi[0] + S(joint.offset));
+        z.c = cos(angle), z.s = sin(angle);
+        if (t.found) z.d = S(t.d);
+    } else if (joint.type == JointType::Prismatic && joint.axis == Vec3<double>::UnitZ()) {
+        z.d = t.found && t.d != 0 ? S(qi[0] + S(t.d)) : qi[0];
+    } else {
+        z.k = -1;
+        z.X = joint_transform<S>(joint, qi);
+    }
+    X.push(z);
+    if (z.k < 0 || !t.found) {
+        Screw<S> tree;
+        tree.X = body.X_tree.cast<S>();
+        X.push(tree);
+        return X;
+    }
+    if (t.s_alpha != 0 || t.c_alpha != 1 || t.a != 0) {
+        Screw<S> x;
+        x.k = 0, x.c = S(t.c_alpha), x.s = S(t.s_alpha), x.d = S(t.a);
+        X.push(x);
+    }
+    if (t.s0 != 0 || t.c0 != 1 || t.d0 != 0) {
+        Screw<S> z0;
+        z0.k = 2, z0.c = S(t.c0), z0.s = S(t.s0), z0.d = S(t.d0);
+        X.push(z0);
+    }
+    return X;
 }
 
 // S q̇ : the joint velocity (or S q̈ : the joint acceleration) as a spatial motion vector.

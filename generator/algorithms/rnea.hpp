@@ -1,5 +1,13 @@
-// Recursive Newton–Euler inverse dynamics, τ = ID(q, q̇, q̈, f^x) (Nori eq. 2–3, Featherstone's ID.m).
-// External forces f^x act on each body, in body coordinates. Gravity enters as a_0 = −a_g.
+// Recursive Newton–Euler inverse dynamics, τ = ID(q, q̇, q̈, f^x) (Nori eq. 2–3), in the link-coordinate
+// form with Cartesian tensors whose cost Featherstone §6 quotes ((93n − 69)m + (81n − 66)a, Balafoutis,
+// Patel and Misra 1988). It is eq. (3) with the spatial acceleration a = (ω̇, a_O) replaced by the
+// classical acceleration of the frame origin, ä = a_O + ω × v_O, which needs no linear velocity:
+//   ω_i = E ω_λ + ω_J,   ω̇_i = E ω̇_λ + ω̇_J + ω_i × ω_J,
+//   ä_i = E (ä_λ + W_λ r) + a_J + (E ω_λ + ω_i) × v_J,   W = ω̇× + ω×ω×,
+// where ⁱX_λ = rot(E) xlt(r), (ω_J, v_J) = S q̇ and (ω̇_J, a_J) = S q̈. The body's force about its origin,
+// f = I a + v ×* I v (eq. 3f), is then F = m ä + W h and N = Ī ω̇ + ω × Ī ω + h × ä, whose first two
+// terms are Σ m ρ × Wρ: N_x = (W J)_zy − (W J)_yz (and cyclically) with J = ½ tr(Ī) 1 − Ī.
+// External forces f^x act on each body, in body coordinates. Gravity enters as ä_0 = −g.
 #pragma once
 
 #include <vector>
@@ -8,30 +16,46 @@
 
 namespace rbdgen {
 
+// W = ω̇× + ω×ω× = ω̇× + ω ωᵀ − |ω|² 1 : W x = ω̇ × x + ω × (ω × x).
+template <class S> Mat3<S> angular_acceleration_tensor(const Vec3<S>& w, const Vec3<S>& wd) {
+    const S xx = w.x() * w.x(), yy = w.y() * w.y(), zz = w.z() * w.z();
+    const S xy = w.x() * w.y(), xz = w.x() * w.z(), yz = w.y() * w.z();
+    Mat3<S> W;
+    W << -(yy + zz), xy - wd.z(), xz + wd.y(),  //
+        xy + wd.z(), -(xx + zz), yz - wd.x(),   //
+        xz - wd.y(), yz + wd.x(), -(xx + yy);
+    return W;
+}
+
 template <class S>
 VecX<S> rnea(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd, const Vec3<S>& gravity,
              const std::vector<Vec6<S>>* f_ext = nullptr) {
     const int N = model.N();
-    std::vector<Transform<S>> X(N);
-    std::vector<Vec6<S>> v(N), a(N), f(N);
-    const Vec6<S> a_0 = spatial<S>(Vec3<S>::Zero(), -gravity);
+    std::vector<ScrewChain<S>> X(N);
+    std::vector<Vec3<S>> w(N), wd(N), add(N);
+    std::vector<Mat3<S>> W(N);
+    std::vector<Vec6<S>> f(N);
     for (int i = 0; i < N; ++i) {
         const Body& b = model.bodies[i];
         X[i] = X_up<S>(b, q.data());
         const Vec6<S> vJ = motion<S>(b.joint, qd.data() + b.v_index);
         const Vec6<S> aJ = motion<S>(b.joint, qdd.data() + b.v_index);
-        if (b.lambda < 0) {
-            v[i] = vJ;
-            a[i] = X[i].apply(a_0) + aJ;
-        } else {
-            v[i] = X[i].apply(v[b.lambda]) + vJ;                          // eq. (2)
-            a[i] = X[i].apply(a[b.lambda]) + aJ + crm<S>(v[i], vJ);       // eq. (3a)
-        }
-        name_spatial(v[i], "v", b.name);
-        name_spatial(a[i], "a", b.name);
+        const Vec3<S> r = X[i].composed().r;
+        const int p = b.lambda;
+        const Vec3<S> Ew = p < 0 ? Vec3<S>::Zero() : X[i].rotate(w[p]);
+        const Vec3<S> Ewd = p < 0 ? Vec3<S>::Zero() : X[i].rotate(wd[p]);
+        const Vec3<S> add_p = p < 0 ? Vec3<S>(-gravity) : Vec3<S>(add[p] + W[p] * r);
+        w[i] = Ew + ang(vJ);
+        wd[i] = Ewd + ang(aJ) + w[i].cross(ang(vJ));
+        add[i] = X[i].rotate(add_p) + lin(aJ) + (Ew + w[i]).cross(lin(vJ));
+        W[i] = angular_acceleration_tensor<S>(w[i], wd[i]);
+        name_spatial(spatial<S>(w[i], add[i]), "a", b.name);
         const RigidBodyInertia<S> I = b.I.cast<S>();
-        f[i] = I * a[i] + crf<S>(v[i], I * v[i]);                        // eq. (3f): I a + v ×* I v
-        if (f_ext) f[i] -= (*f_ext)[i];                                   //           − f^x
+        const Mat3<S> J = (b.I.Ibar.trace() / 2 * Mat3<double>::Identity() - b.I.Ibar).cast<S>();
+        const Mat3<S> WJ = W[i] * J;
+        const Vec3<S> N_w(WJ(2, 1) - WJ(1, 2), WJ(0, 2) - WJ(2, 0), WJ(1, 0) - WJ(0, 1));  // Ī ω̇ + ω × Ī ω
+        f[i] = spatial<S>(N_w + I.h.cross(add[i]), I.m * add[i] + W[i] * I.h);            // eq. (3f)
+        if (f_ext) f[i] -= (*f_ext)[i];                                                   //  − f^x
     }
     VecX<S> tau(model.nv);
     for (int i = N - 1; i >= 0; --i) {

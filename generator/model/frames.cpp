@@ -63,6 +63,42 @@ DH dh_parameters(const X& Xp) {
     p.theta = std::atan2(x.dot(V3(0, p.alpha_c, p.alpha_s)), x.x());
     return p;
 }
+// Featherstone's non-DH node as three axial screws, ʲX_p = rz(θ) xlt(d ẑ) rx(α) xlt(a x̂) rz(θ₀) xlt(d₀ ẑ):
+// the DH transform to the joint axis from the parent's x axis turned by θ₀ about, and moved d₀ along,
+// the parent's z axis. With E = rz(θ) rx(α) rz(θ₀), E's column z is (sin α sin θ, sin α cos θ, cos α)
+// and its row z is (sin α sin θ₀, −sin α cos θ₀, cos α). θ is returned apart (a joint offset).
+struct Screws {
+    double theta, d, alpha_c, alpha_s, a, theta0, d0;
+};
+Screws screw_parameters(const X& Xp) {
+    const M3& E = Xp.E;
+    const V3& r = Xp.r;  // = a (cos θ₀, sin θ₀, 0) + d (row z of rx(α) rz(θ₀)) + d₀ ẑ
+    Screws p;
+    p.alpha_c = snap(E(2, 2), 1e-14);
+    p.alpha_s = snap(std::hypot(E(0, 2), E(1, 2)), 1e-14);
+    if (p.alpha_s != 0) {
+        const double h = std::hypot(p.alpha_c, p.alpha_s);
+        p.alpha_c /= h, p.alpha_s /= h;
+        p.theta = std::atan2(E(0, 2), E(1, 2));
+        p.theta0 = std::atan2(E(2, 0), -E(2, 1));
+        const double c0 = std::cos(p.theta0), s0 = std::sin(p.theta0);
+        p.a = r.x() * c0 + r.y() * s0;
+        p.d = (r.x() * s0 - r.y() * c0) / p.alpha_s;
+        p.d0 = r.z() - p.d * p.alpha_c;
+    } else {  // parallel axes: the common normal is any; take the one through the parent's origin
+        p.alpha_c = p.alpha_c < 0 ? -1 : 1;
+        p.theta0 = std::atan2(r.y(), r.x());
+        p.a = std::hypot(r.x(), r.y());
+        p.d = 0;
+        p.d0 = r.z();
+        const double c0 = std::cos(p.theta0), s0 = std::sin(p.theta0);
+        const M3 Ez = E * (M3() << c0, -s0, 0, s0, c0, 0, 0, 0, 1).finished() *  // E rz(θ₀)ᵀ rx(α)ᵀ = rz(θ)
+                      (M3() << 1, 0, 0, 0, p.alpha_c, 0, 0, 0, p.alpha_c).finished();
+        p.theta = std::atan2(Ez(0, 1), Ez(0, 0));
+    }
+    return p;
+}
+
 X rx(double c, double s) {
     X t;
     t.E << 1, 0, 0, 0, c, s, 0, -s, c;
@@ -144,6 +180,15 @@ FrameChoice choose_internal_frames(const Model& model) {
                     } else {
                         Xn = rz(dh.theta) * rebuilt;
                     }
+                }
+            }
+            if (b.joint.type == JointType::Revolute && Xn.E(0, 2) != 0) {
+                const Screws sc = screw_parameters(Xn);
+                const X rebuilt = xlt(V3(0, 0, sc.d)) * rx(sc.alpha_c, sc.alpha_s) * xlt(V3(sc.a, 0, 0)) *
+                                  rz(sc.theta0) * xlt(V3(0, 0, sc.d0));
+                if (near(rz(sc.theta) * rebuilt, Xn, 1e-9)) {
+                    b.joint.offset = sc.theta;
+                    Xn = rebuilt;
                 }
             }
             b.joint.axis = V3::UnitZ();
