@@ -37,30 +37,40 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         if (f_ext) p_A[i] -= (*f_ext)[i];
     }
     std::vector<Subspace<S>> U(N);
-    std::vector<MatX<S>> D_LD(N);  // LTDL factors of D_i = S_iᵀ U_i
+    std::vector<MatX<S>> D_LD(N);  // D_i = S_iᵀ U_i as its LTDL factors; for a 1-DoF joint, 1 / D_i
     std::vector<VecX<S>> u(N);
+    auto D_solve = [&](int i, const VecX<S>& x) -> VecX<S> {  // D_i⁻¹ x
+        if (D_LD[i].rows() == 1) return x * D_LD[i](0, 0);
+        return ltdl_solve<S>(D_LD[i], dense_parent(static_cast<int>(D_LD[i].rows())), x);
+    };
     for (int i = N - 1; i >= 0; --i) {  // pass 2: articulated-body inertias
         const Body& b = model.bodies[i];
         const int n_i = b.joint.nv();
         const Subspace<S> S_i = motion_subspace<S>(b.joint);
         U[i] = I_A[i] * S_i;
         D_LD[i] = S_i.transpose() * U[i];
-        ltdl<S>(D_LD[i], dense_parent(n_i));
+        if (n_i == 1)
+            D_LD[i](0, 0) = S(1) / D_LD[i](0, 0);
+        else
+            ltdl<S>(D_LD[i], dense_parent(n_i));
         u[i] = tau.segment(b.v_index, n_i) - S_i.transpose() * p_A[i];
         if (b.lambda < 0) continue;
         Mat6<S> I_a;
-        VecX<S> Dinv_u(n_i);
+        const VecX<S> Dinv_u = D_solve(i, u[i]);
         if (n_i == 1) {  // I_a = I_A − U Uᵀ / D, symmetric: upper triangle only
-            const S D = D_LD[i](0, 0);
-            Dinv_u[0] = u[i][0] / D;
+            // I_a S = U − U (Sᵀ U) / D = 0: when S is a coordinate axis e_k, row and column k of I_a
+            // are exactly zero (the articulated inertia is 5 × 5), and are set so, not computed.
+            const Vec6<double> s = motion_axis(b.joint, 0).cwiseAbs();
+            Eigen::Index k = -1;
+            if (s.sum() == 1 && s.maxCoeff() == 1) s.maxCoeff(&k);
             for (int r = 0; r < 6; ++r)
-                for (int c = r; c < 6; ++c) I_a(c, r) = I_a(r, c) = I_A[i](r, c) - U[i](r, 0) * (U[i](c, 0) / D);
+                for (int c = r; c < 6; ++c)
+                    I_a(c, r) = I_a(r, c) = r == k || c == k ? S(0) : S(I_A[i](r, c) - U[i](r, 0) * (U[i](c, 0) * D_LD[i](0, 0)));
         } else {
             const MatX<S> Ut = U[i].transpose();
             MatX<S> Dinv_Ut(n_i, 6);
-            for (int k = 0; k < 6; ++k) Dinv_Ut.col(k) = ltdl_solve<S>(D_LD[i], dense_parent(n_i), Ut.col(k));
+            for (int k = 0; k < 6; ++k) Dinv_Ut.col(k) = D_solve(i, Ut.col(k));
             I_a = I_A[i] - U[i] * Dinv_Ut;
-            Dinv_u = ltdl_solve<S>(D_LD[i], dense_parent(n_i), u[i]);
         }
         const Vec6<S> p_a = p_A[i] + I_a * c[i] + U[i] * Dinv_u;
         name_spatial(p_a, "pa", b.name);
@@ -73,8 +83,7 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         const Body& b = model.bodies[i];
         const int n_i = b.joint.nv();
         const Vec6<S> a_prime = X[i].apply(b.lambda < 0 ? a_0 : a[b.lambda]) + c[i];
-        const VecX<S> qdd_i =
-            ltdl_solve<S>(D_LD[i], dense_parent(n_i), u[i] - U[i].transpose() * a_prime);
+        const VecX<S> qdd_i = D_solve(i, u[i] - U[i].transpose() * a_prime);
         qdd.segment(b.v_index, n_i) = qdd_i;
         a[i] = a_prime + motion<S>(b.joint, qdd_i.data());
         name_spatial(a[i], "a", b.name);

@@ -40,6 +40,50 @@ template <class S> struct Screw {
 
     Vec3<S> rotate_only(const Vec3<S>& x) const { return k < 0 ? Vec3<S>(X.E * x) : rotate(x); }
 
+    // Eᵀ M E for symmetric M by the double angle (2 × 2 block turned for 4m): with e = M_ii − M_jj and
+    // u = e s² + 2cs M_ij: M'_ii = M_ii − u, M'_jj = M_jj + u, M'_ij = e cs + (c² − s²) M_ij; the pair
+    // (M_ik, M_jk) turns as a vector and M_kk stays.
+    Mat3<S> rotate_symmetric(const Mat3<S>& M) const {
+        const int a = i(), b = j();
+        const S cs = c * s, ss = s * s, cc_ss = c * c - ss;
+        const S e = M(a, a) - M(b, b);
+        const S u = e * ss + (cs + cs) * M(a, b);
+        Mat3<S> R = M;
+        R(a, a) = M(a, a) - u;
+        R(b, b) = M(b, b) + u;
+        R(a, b) = R(b, a) = e * cs + cc_ss * M(a, b);
+        const Vec3<S> col_k = rotate_back(M.col(k));
+        R(a, k) = R(k, a) = col_k[a];
+        R(b, k) = R(k, b) = col_k[b];
+        return R;
+    }
+    // Eᵀ M E for any M: columns, then rows, turned back.
+    Mat3<S> rotate_general(const Mat3<S>& M) const {
+        Mat3<S> R;
+        for (int col = 0; col < 3; ++col) R.col(col) = rotate_back(M.col(col));
+        for (int row = 0; row < 3; ++row) R.row(row) = rotate_back(R.row(row).transpose()).transpose();
+        return R;
+    }
+    Vec3<S> axis_d() const {
+        Vec3<S> r = Vec3<S>::Zero();
+        r[k] = d;
+        return r;
+    }
+    // ᴬXᴮ* I ᴮX_A for a rigid-body inertia, and for an articulated-body inertia [A B; Bᵀ C].
+    RigidBodyInertia<S> inertia_in_parent(const RigidBodyInertia<S>& I) const {
+        if (k < 0) return I.expressed_in_parent(X);
+        return RigidBodyInertia<S>{I.m, rotate_back(I.h), rotate_symmetric(I.Ibar)}.translated(axis_d());
+    }
+    Mat6<S> articulated_in_parent(const Mat6<S>& I) const {
+        if (k < 0) return articulated_inertia_in_parent<S>(X, I);
+        Mat6<S> I1;
+        I1.template topLeftCorner<3, 3>() = rotate_symmetric(I.template topLeftCorner<3, 3>());
+        I1.template topRightCorner<3, 3>() = rotate_general(I.template topRightCorner<3, 3>());
+        I1.template bottomRightCorner<3, 3>() = rotate_symmetric(I.template bottomRightCorner<3, 3>());
+        I1.template bottomLeftCorner<3, 3>() = I1.template topRightCorner<3, 3>().transpose();
+        return articulated_translated<S>(axis_d(), I1);
+    }
+
     Vec6<S> apply(const Vec6<S>& m) const {
         if (k < 0) return X.apply(m);
         return spatial<S>(rotate(ang(m)), rotate(minus_d_cross(lin(m), ang(m))));
@@ -62,7 +106,7 @@ template <class S> struct Screw {
         if (k < 0) return X;
         Transform<S> T;
         for (int col = 0; col < 3; ++col) T.E.col(col) = rotate(Vec3<S>::Unit(col));
-        T.r[k] = d;
+        T.r = axis_d();
         return T;
     }
 };
@@ -103,12 +147,12 @@ template <class S> struct ScrewChain {
     Transform<S> composed() const { return *this * Transform<S>::identity(); }
     // ᴬXᴮ* I ᴮX_A for a rigid-body inertia in B coordinates.
     RigidBodyInertia<S> inertia_in_parent(RigidBodyInertia<S> I) const {
-        for (int t = 0; t < n; ++t) I = I.expressed_in_parent(f[t].transform());
+        for (int t = 0; t < n; ++t) I = f[t].inertia_in_parent(I);
         return I;
     }
     // The same for an articulated-body inertia.
     Mat6<S> articulated_in_parent(Mat6<S> I) const {
-        for (int t = 0; t < n; ++t) I = articulated_inertia_in_parent<S>(f[t].transform(), I);
+        for (int t = 0; t < n; ++t) I = f[t].articulated_in_parent(I);
         return I;
     }
 };

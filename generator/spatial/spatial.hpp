@@ -121,10 +121,11 @@ template <class S> struct RigidBodyInertia {
         return {m + o.m, h + o.h, Ibar + o.Ibar};
     }
     // ᴬXᴮ* I ᴮX_A : this inertia (in B coordinates) expressed in A coordinates, given ᴮX_A.
-    // Rotate (h₁ = Eᵀh, Ī₁ = EᵀĪE), then move the origin by r (h' = h₁ + m r): with
-    // a×b× + b×a× = b aᵀ + a bᵀ − 2 (a·b) 1 and r×r× = r rᵀ − |r|² 1,
-    // Ī' = Ī₁ − r×h₁× − h'×r× = Ī₁ − (h₁ rᵀ + r h₁ᵀ + m r rᵀ) + (2 r·h₁ + m |r|²) 1, symmetric.
+    // Rotate (h₁ = Eᵀh, Ī₁ = EᵀĪE), then translate.
     RigidBodyInertia expressed_in_parent(const Transform<S>& BXA) const;
+    // xlt(r)ᵀ I xlt(r): the origin moved by r (h' = h + m r): with a×b× + b×a× = b aᵀ + a bᵀ − 2 (a·b) 1
+    // and r×r× = r rᵀ − |r|² 1, Ī' = Ī − r×h× − h'×r× = Ī − (h rᵀ + r hᵀ + m r rᵀ) + (2 r·h + m |r|²) 1.
+    RigidBodyInertia translated(const Vec3<S>& r) const;
     Mat6<S> matrix() const {
         Mat6<S> I;
         I << Ibar, skew<S>(h), skew<S>(h).transpose(), m * Mat3<S>::Identity();
@@ -136,36 +137,46 @@ template <class S> struct RigidBodyInertia {
 };
 
 template <class S> RigidBodyInertia<S> RigidBodyInertia<S>::expressed_in_parent(const Transform<S>& BXA) const {
-    const Vec3<S>& r = BXA.r;
-    const Vec3<S> h1 = BXA.E.transpose() * h;
+    return RigidBodyInertia<S>{m, BXA.E.transpose() * h, congruence<S>(BXA.E, Ibar)}.translated(BXA.r);
+}
+
+template <class S> RigidBodyInertia<S> RigidBodyInertia<S>::translated(const Vec3<S>& r) const {
     const Vec3<S> mr = m * r;
-    const S diagonal = S(2) * r.dot(h1) + r.dot(mr);
-    const Mat3<S> I1 = congruence<S>(BXA.E, Ibar);
+    const S diagonal = S(2) * r.dot(h) + r.dot(mr);
     Mat3<S> I;
     for (int i = 0; i < 3; ++i)
-        for (int j = i; j < 3; ++j) I(i, j) = I1(i, j) - (h1[i] * r[j] + r[i] * h1[j] + mr[i] * r[j]);
+        for (int j = i; j < 3; ++j) I(i, j) = Ibar(i, j) - (h[i] * r[j] + r[i] * h[j] + mr[i] * r[j]);
     for (int i = 0; i < 3; ++i) I(i, i) += diagonal;
-    return {m, h1 + mr, mirror_upper<S>(I)};
+    return {m, h + mr, mirror_upper<S>(I)};
 }
 
 // Articulated-body inertias are symmetric 6×6 matrices [A B; Bᵀ C], A and C symmetric (ABA).
 // Symmetric results are computed on and above the diagonal only, and mirrored.
-// ᴬXᴮ* I ᴮX_A = Xᵀ I X for an articulated inertia I in B coordinates, X = ᴮX_A = rot(E) xlt(r):
-// rotate, I₁ = diag(E, E)ᵀ I diag(E, E), then translate: with xlt(r) = [1 0; −r× 1],
-// C' = C₁, B' = B₁ + r× C₁, A' = A₁ + P + Pᵀ − r× C₁ r×, P = r× B₁ᵀ.
-template <class S> Mat6<S> articulated_inertia_in_parent(const Transform<S>& X, const Mat6<S>& I) {
-    const Mat3<S> A1 = congruence<S>(X.E, I.template topLeftCorner<3, 3>());
-    const Mat3<S> B1 = X.E.transpose() * (I.template topRightCorner<3, 3>() * X.E);
-    const Mat3<S> C1 = congruence<S>(X.E, I.template bottomRightCorner<3, 3>());
-    const Mat3<S> rx = skew<S>(X.r);
+// xlt(r)ᵀ I₁ xlt(r) with xlt(r) = [1 0; −r× 1]: C' = C₁, B' = B₁ + r× C₁, A' = A₁ + P + Pᵀ − r× C₁ r×,
+// P = r× B₁ᵀ.
+template <class S> Mat6<S> articulated_translated(const Vec3<S>& r, const Mat6<S>& I1) {
+    const Mat3<S> A1 = I1.template topLeftCorner<3, 3>(), B1 = I1.template topRightCorner<3, 3>();
+    const Mat3<S> C1 = I1.template bottomRightCorner<3, 3>();
+    const Mat3<S> rx = skew<S>(r);
     const Mat3<S> rxC = rx * C1;
     const Mat3<S> P = rx * B1.transpose();
     Mat3<S> A;
-    for (int r = 0; r < 3; ++r)
-        for (int c = r; c < 3; ++c) A(r, c) = A1(r, c) + P(r, c) + P(c, r) - rxC.row(r).dot(rx.col(c));
+    for (int i = 0; i < 3; ++i)
+        for (int j = i; j < 3; ++j) A(i, j) = A1(i, j) + P(i, j) + P(j, i) - rxC.row(i).dot(rx.col(j));
     Mat6<S> out;
     out << mirror_upper<S>(A), B1 + rxC, (B1 + rxC).transpose(), C1;
     return out;
+}
+
+// ᴬXᴮ* I ᴮX_A = Xᵀ I X for an articulated inertia I in B coordinates, X = ᴮX_A = rot(E) xlt(r):
+// rotate, I₁ = diag(E, E)ᵀ I diag(E, E), then translate.
+template <class S> Mat6<S> articulated_inertia_in_parent(const Transform<S>& X, const Mat6<S>& I) {
+    Mat6<S> I1;
+    I1.template topLeftCorner<3, 3>() = congruence<S>(X.E, I.template topLeftCorner<3, 3>());
+    I1.template topRightCorner<3, 3>() = X.E.transpose() * (I.template topRightCorner<3, 3>() * X.E);
+    I1.template bottomRightCorner<3, 3>() = congruence<S>(X.E, I.template bottomRightCorner<3, 3>());
+    I1.template bottomLeftCorner<3, 3>() = I1.template topRightCorner<3, 3>().transpose();
+    return articulated_translated<S>(X.r, I1);
 }
 
 }  // namespace rbdgen
