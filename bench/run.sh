@@ -8,7 +8,7 @@ scripts/install-deps.sh
 cmake -S . -B build-bench -DRBDGEN_BUILD_BENCH=ON -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-bench --target rbdgen_bench -j"$(nproc)"
 tables=$(mktemp)
-build-bench/bench/rbdgen_bench --benchmark_repetitions=5 --benchmark_min_time=0.1 --out="$tables" "$@" >&2
+build-bench/bench/rbdgen_bench --benchmark_repetitions=10 --benchmark_min_time=0.1 --out="$tables" "$@" >&2
 {
   echo "# Benchmark results"
   echo
@@ -17,7 +17,7 @@ build-bench/bench/rbdgen_bench --benchmark_repetitions=5 --benchmark_min_time=0.
   echo "- Machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores (a shared virtual machine: timings vary by 20% or more from run to run; all peers of a row ran in the same process, interleaved by Google Benchmark)"
   echo "- Compiler: $(g++ --version | head -1)"
   echo "- Flags: everything at \`-O2\`, portable (no \`-march=native\`): the generated kernels (rbdgen_add_robot's default), the reference implementation (Eigen, templated algorithms in double), and Debian's prebuilt KDL $(dpkg-query -W -f='${Version}' liborocos-kdl-dev 2>/dev/null)."
-  echo "- Each time is the median of 5 repetitions, in ns per call, hot loop (same inputs every call); the cold-cache column times a single call after evicting the caches (64 MiB written), median of 200."
+  echo "- Each time is the minimum of 10 repetitions (each the mean over its iterations), in ns per call, hot loop (same inputs every call): other guests on this machine only ever add time, so the minimum is the steadiest estimate for every peer alike. The cold-cache column times single calls after evicting the caches (64 MiB written): the mean of 200 such calls, minimum over the repetitions."
   cat "$tables"
   echo
   echo "Machine code per kernel (bytes of .text, \`size\`, -O2):"
