@@ -10,6 +10,42 @@
 namespace quadruped {
 
 void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept {
+    const Scalar t53 = q[7] + 1.7002699794435596;
+    Scalar t55, t54;
+    rbdgen_sincos(t53, &t55, &t54);
+    const Scalar t178 = q[8] + 0.79160066341269397;
+    Scalar t180, t179;
+    rbdgen_sincos(t178, &t180, &t179);
+    const Scalar t249 = q[9] + 3.6195987380112435e-17;
+    Scalar t251, t250;
+    rbdgen_sincos(t249, &t251, &t250);
+    const Scalar t306 = q[10] + 2.3227118974128893;
+    Scalar t308, t307;
+    rbdgen_sincos(t306, &t308, &t307);
+    const Scalar t415 = q[11] + 1.7547853915115303;
+    Scalar t417, t416;
+    rbdgen_sincos(t415, &t417, &t416);
+    const Scalar t491 = q[12] - 1.6907839475019053e-17;
+    Scalar t493, t492;
+    rbdgen_sincos(t491, &t493, &t492);
+    const Scalar t549 = q[13] - 2.6637625287731441;
+    Scalar t551, t550;
+    rbdgen_sincos(t549, &t551, &t550);
+    const Scalar t649 = q[14] - 0.33401250396864007;
+    Scalar t651, t650;
+    rbdgen_sincos(t649, &t651, &t650);
+    const Scalar t737 = q[15] - 1.3576817600437935e-14;
+    Scalar t739, t738;
+    rbdgen_sincos(t737, &t739, &t738);
+    const Scalar t802 = q[16] - 2.5074889400309543;
+    Scalar t804, t803;
+    rbdgen_sincos(t802, &t804, &t803);
+    const Scalar t897 = q[17] + 1.8375971283448076;
+    Scalar t899, t898;
+    rbdgen_sincos(t897, &t899, &t898);
+    const Scalar t980 = q[18] + 9.8524656209491422e-16;
+    Scalar t982, t981;
+    rbdgen_sincos(t980, &t982, &t981);
     const Scalar t21 = q[5] * q[5];
     const Scalar t22 = q[4] * q[4];
     const Scalar t23 = t21 + t22;
@@ -40,9 +76,6 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept 
     const Scalar t49 = t22 + t37;
     const Scalar t50 = 2.0 * t49;
     const Scalar t51 = 1.0 - t50;
-    const Scalar t53 = q[7] + 1.7002699794435596;
-    Scalar t55, t54;
-    rbdgen_sincos(t53, &t55, &t54);
     const Scalar t64 = t30 * 0.32902338975414758;
     const Scalar t67 = t26 * 0.94432177195842004;
     const Scalar t69 = t64 + t67;
@@ -115,9 +148,6 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept 
     const Scalar t173 = t139 - t171;
     const Scalar t174 = 0.011896376813388164 * t131;
     const Scalar t176 = t142 - t174;
-    const Scalar t178 = q[8] + 0.79160066341269397;
-    Scalar t180, t179;
-    rbdgen_sincos(t178, &t180, &t179);
     const Scalar t186 = t111 * 0.99890837165857993;
     const Scalar t188 = t151 * 0.046712578931207817;
     const Scalar t189 = t186 + t188;
@@ -166,9 +196,6 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept 
     const Scalar t244 = t213 - t242;
     const Scalar t245 = t209 * 0.31596802478534408;
     const Scalar t247 = t215 - t245;
-    const Scalar t249 = q[9] + 3.6195987380112435e-17;
-    Scalar t251, t250;
-    rbdgen_sincos(t249, &t251, &t250);
     const Scalar t256 = t193 * 0.75817687804228484;
     const Scalar t257 = t223 * 0.65204894110952616;
     const Scalar t258 = t256 + t257;
@@ -211,9 +238,6 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept 
     const Scalar t301 = t250 * t272;
     const Scalar t302 = t233 * t251;
     const Scalar t304 = t301 - t302;
-    const Scalar t306 = q[10] + 2.3227118974128893;
-    Scalar t308, t307;
-    rbdgen_sincos(t306, &t308, &t307);
     const Scalar t317 = t30 * 0.99335127833951142;
     const Scalar t319 = t26 * 0.1151227076699403;
     const Scalar t320 = t319 - t317;
@@ -286,9 +310,6 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept 
     const Scalar t410 = t379 + t408;
     const Scalar t411 = t374 * 0.15707243854655922;
     const Scalar t413 = t381 + t411;
-    const Scalar t415 = q[11] + 1.7547853915115303;
-    Scalar t417, t416;
-    rbdgen_sincos(t415, &t417, &t416);
     const Scalar t423 = t354 * 0.95010487682605871;
     const Scalar t426 = t389 * 0.31193063817352051;
     const Scalar t428 = t423 - t426;
@@ -337,9 +358,6 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept 
     const Scalar t485 = t454 - t483;
     const Scalar t486 = t450 * 0.10355120187864596;
     const Scalar t488 = t456 - t486;
-    const Scalar t491 = q[12] - 1.6907839475019053e-17;
-    Scalar t493, t492;
-    rbdgen_sincos(t491, &t493, &t492);
     const Scalar t498 = t432 * 0.95248530008780818;
     const Scalar t499 = t464 * 0.30458455823734387;
     const Scalar t500 = t498 + t499;
@@ -382,9 +400,6 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept 
     const Scalar t543 = t492 * t514;
     const Scalar t544 = t474 * t493;
     const Scalar t546 = t543 - t544;
-    const Scalar t549 = q[13] - 2.6637625287731441;
-    Scalar t551, t550;
-    rbdgen_sincos(t549, &t551, &t550);
     const Scalar t560 = t30 * 0.54832336274152649;
     const Scalar t561 = t26 * 0.83626639886571097;
     const Scalar t562 = t560 + t561;
@@ -457,9 +472,6 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept 
     const Scalar t644 = t615 + t643;
     const Scalar t645 = 0.022170819984797772 * t608;
     const Scalar t646 = t618 + t645;
-    const Scalar t649 = q[14] - 0.33401250396864007;
-    Scalar t651, t650;
-    rbdgen_sincos(t649, &t651, &t650);
     const Scalar t657 = t594 * 0.98483111739376661;
     const Scalar t660 = t626 * 0.17351561950713534;
     const Scalar t662 = t657 + t660;
@@ -508,9 +520,6 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept 
     const Scalar t731 = t691 - t729;
     const Scalar t732 = t687 * 1.9161236511283846;
     const Scalar t734 = t693 - t732;
-    const Scalar t737 = q[15] - 1.3576817600437935e-14;
-    Scalar t739, t738;
-    rbdgen_sincos(t737, &t739, &t738);
     const Scalar t744 = t667 * 0.14512010983319928;
     const Scalar t746 = t703 * 0.98941404564620972;
     const Scalar t748 = t744 + t746;
@@ -553,9 +562,6 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept 
     const Scalar t796 = t738 * t766;
     const Scalar t797 = t718 * t739;
     const Scalar t799 = t796 - t797;
-    const Scalar t802 = q[16] - 2.5074889400309543;
-    Scalar t804, t803;
-    rbdgen_sincos(t802, &t804, &t803);
     const Scalar t813 = t30 * 0.27212085474884801;
     const Scalar t814 = t26 * 0.96226308274336092;
     const Scalar t815 = t813 + t814;
@@ -628,9 +634,6 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept 
     const Scalar t893 = t865 + t892;
     const Scalar t894 = 0.18165942363901078 * t861;
     const Scalar t895 = t867 + t894;
-    const Scalar t897 = q[17] + 1.8375971283448076;
-    Scalar t899, t898;
-    rbdgen_sincos(t897, &t899, &t898);
     const Scalar t905 = t847 * 0.96295492353365431;
     const Scalar t908 = t875 * 0.26966240976875883;
     const Scalar t910 = t905 + t908;
@@ -679,9 +682,6 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept 
     const Scalar t976 = t939 + t975;
     const Scalar t977 = 0.22553705620899442 * t935;
     const Scalar t978 = t941 + t977;
-    const Scalar t980 = q[18] + 9.8524656209491422e-16;
-    Scalar t982, t981;
-    rbdgen_sincos(t980, &t982, &t981);
     const Scalar t987 = t915 * 0.34759079672259091;
     const Scalar t990 = t951 * 0.93764632886486277;
     const Scalar t992 = t990 - t987;

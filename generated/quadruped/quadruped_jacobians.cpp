@@ -10,6 +10,30 @@
 namespace quadruped {
 
 void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept {
+    const Scalar t80 = q[7] + 1.7002699794435596;
+    Scalar t82, t81;
+    rbdgen_sincos(t80, &t82, &t81);
+    const Scalar t220 = q[8] + 0.79160066341269397;
+    Scalar t222, t221;
+    rbdgen_sincos(t220, &t222, &t221);
+    const Scalar t366 = q[10] + 2.3227118974128893;
+    Scalar t368, t367;
+    rbdgen_sincos(t366, &t368, &t367);
+    const Scalar t490 = q[11] + 1.7547853915115303;
+    Scalar t492, t491;
+    rbdgen_sincos(t490, &t492, &t491);
+    const Scalar t642 = q[13] - 2.6637625287731441;
+    Scalar t644, t643;
+    rbdgen_sincos(t642, &t644, &t643);
+    const Scalar t751 = q[14] - 0.33401250396864007;
+    Scalar t753, t752;
+    rbdgen_sincos(t751, &t753, &t752);
+    const Scalar t922 = q[16] - 2.5074889400309543;
+    Scalar t924, t923;
+    rbdgen_sincos(t922, &t924, &t923);
+    const Scalar t1026 = q[17] + 1.8375971283448076;
+    Scalar t1028, t1027;
+    rbdgen_sincos(t1026, &t1028, &t1027);
     const Scalar t21 = q[5] * q[5];
     const Scalar t22 = q[4] * q[4];
     const Scalar t23 = t21 + t22;
@@ -67,9 +91,6 @@ void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexc
     const Scalar t76 = q[2] * t44;
     const Scalar t77 = q[1] * t51;
     const Scalar t78 = t77 - t76;
-    const Scalar t80 = q[7] + 1.7002699794435596;
-    Scalar t82, t81;
-    rbdgen_sincos(t80, &t82, &t81);
     const Scalar t91 = t30 * 0.32902338975414758;
     const Scalar t94 = t26 * 0.94432177195842004;
     const Scalar t96 = t91 + t94;
@@ -154,9 +175,6 @@ void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexc
     const Scalar t214 = t148 * t203;
     const Scalar t216 = t158 * t200;
     const Scalar t218 = t214 - t216;
-    const Scalar t220 = q[8] + 0.79160066341269397;
-    Scalar t222, t221;
-    rbdgen_sincos(t220, &t222, &t221);
     const Scalar t228 = t138 * 0.99890837165857993;
     const Scalar t230 = t178 * 0.046712578931207817;
     const Scalar t231 = t228 + t230;
@@ -238,9 +256,6 @@ void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexc
     const Scalar t362 = t320 * t333;
     const Scalar t363 = t327 * t331;
     const Scalar t364 = t363 - t362;
-    const Scalar t366 = q[10] + 2.3227118974128893;
-    Scalar t368, t367;
-    rbdgen_sincos(t366, &t368, &t367);
     const Scalar t377 = t30 * 0.99335127833951142;
     const Scalar t379 = t26 * 0.1151227076699403;
     const Scalar t380 = t379 - t377;
@@ -325,9 +340,6 @@ void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexc
     const Scalar t484 = t424 * t473;
     const Scalar t486 = t434 * t470;
     const Scalar t488 = t484 - t486;
-    const Scalar t490 = q[11] + 1.7547853915115303;
-    Scalar t492, t491;
-    rbdgen_sincos(t490, &t492, &t491);
     const Scalar t498 = t414 * 0.95010487682605871;
     const Scalar t501 = t449 * 0.31193063817352051;
     const Scalar t503 = t498 - t501;
@@ -409,9 +421,6 @@ void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexc
     const Scalar t637 = t595 * t608;
     const Scalar t638 = t602 * t606;
     const Scalar t639 = t638 - t637;
-    const Scalar t642 = q[13] - 2.6637625287731441;
-    Scalar t644, t643;
-    rbdgen_sincos(t642, &t644, &t643);
     const Scalar t653 = t30 * 0.54832336274152649;
     const Scalar t654 = t26 * 0.83626639886571097;
     const Scalar t655 = t653 + t654;
@@ -493,9 +502,6 @@ void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexc
     const Scalar t746 = t694 * t739;
     const Scalar t747 = t701 * t737;
     const Scalar t748 = t747 - t746;
-    const Scalar t751 = q[14] - 0.33401250396864007;
-    Scalar t753, t752;
-    rbdgen_sincos(t751, &t753, &t752);
     const Scalar t759 = t687 * 0.98483111739376661;
     const Scalar t762 = t719 * 0.17351561950713534;
     const Scalar t764 = t759 + t762;
@@ -577,9 +583,6 @@ void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexc
     const Scalar t917 = t873 * t888;
     const Scalar t918 = t882 * t886;
     const Scalar t919 = t918 - t917;
-    const Scalar t922 = q[16] - 2.5074889400309543;
-    Scalar t924, t923;
-    rbdgen_sincos(t922, &t924, &t923);
     const Scalar t933 = t30 * 0.27212085474884801;
     const Scalar t934 = t26 * 0.96226308274336092;
     const Scalar t935 = t933 + t934;
@@ -661,9 +664,6 @@ void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexc
     const Scalar t1022 = t974 * t1015;
     const Scalar t1023 = t981 * t1013;
     const Scalar t1024 = t1023 - t1022;
-    const Scalar t1026 = q[17] + 1.8375971283448076;
-    Scalar t1028, t1027;
-    rbdgen_sincos(t1026, &t1028, &t1027);
     const Scalar t1034 = t967 * 0.96295492353365431;
     const Scalar t1037 = t995 * 0.26966240976875883;
     const Scalar t1039 = t1034 + t1037;

@@ -10,6 +10,42 @@
 namespace quadruped {
 
 void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept {
+    const Scalar t291 = q[7] + 1.7002699794435596;
+    Scalar t293, t292;
+    rbdgen_sincos(t291, &t293, &t292);
+    const Scalar t602 = q[8] + 0.79160066341269397;
+    Scalar t604, t603;
+    rbdgen_sincos(t602, &t604, &t603);
+    const Scalar t846 = q[9] + 3.6195987380112435e-17;
+    Scalar t848, t847;
+    rbdgen_sincos(t846, &t848, &t847);
+    const Scalar t1060 = q[10] + 2.3227118974128893;
+    Scalar t1062, t1061;
+    rbdgen_sincos(t1060, &t1062, &t1061);
+    const Scalar t1363 = q[11] + 1.7547853915115303;
+    Scalar t1365, t1364;
+    rbdgen_sincos(t1363, &t1365, &t1364);
+    const Scalar t1637 = q[12] - 1.6907839475019053e-17;
+    Scalar t1639, t1638;
+    rbdgen_sincos(t1637, &t1639, &t1638);
+    const Scalar t1848 = q[13] - 2.6637625287731441;
+    Scalar t1850, t1849;
+    rbdgen_sincos(t1848, &t1850, &t1849);
+    const Scalar t2130 = q[14] - 0.33401250396864007;
+    Scalar t2132, t2131;
+    rbdgen_sincos(t2130, &t2132, &t2131);
+    const Scalar t2408 = q[15] - 1.3576817600437935e-14;
+    Scalar t2410, t2409;
+    rbdgen_sincos(t2408, &t2410, &t2409);
+    const Scalar t2632 = q[16] - 2.5074889400309543;
+    Scalar t2634, t2633;
+    rbdgen_sincos(t2632, &t2634, &t2633);
+    const Scalar t2912 = q[17] + 1.8375971283448076;
+    Scalar t2914, t2913;
+    rbdgen_sincos(t2912, &t2914, &t2913);
+    const Scalar t3190 = q[18] + 9.8524656209491422e-16;
+    Scalar t3192, t3191;
+    rbdgen_sincos(t3190, &t3192, &t3191);
     const Scalar t60 = q[5] * q[5];
     const Scalar t61 = q[4] * q[4];
     const Scalar t62 = t60 + t61;
@@ -151,9 +187,6 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar t287 = t247 + t286;
     const Scalar t288 = t246 + t283;
     const Scalar t289 = t245 - t278;
-    const Scalar t291 = q[7] + 1.7002699794435596;
-    Scalar t293, t292;
-    rbdgen_sincos(t291, &t293, &t292);
     const Scalar t339 = qd[1] * 0.32902338975414758;
     const Scalar t341 = qd[0] * 0.94432177195842004;
     const Scalar t343 = t339 + t341;
@@ -313,9 +346,6 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar t598 = t550 + t597;
     const Scalar t599 = t549 + t592;
     const Scalar t600 = t548 + t587;
-    const Scalar t602 = q[8] + 0.79160066341269397;
-    Scalar t604, t603;
-    rbdgen_sincos(t602, &t604, &t603);
     const Scalar t619 = a_link001_wz * 0.99890837165857993;
     const Scalar t621 = a_link001_wy * 0.046712578931207817;
     const Scalar t622 = t621 - t619;
@@ -457,9 +487,6 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar t842 = t795 + t841;
     const Scalar t843 = t794 + t837;
     const Scalar t844 = t793 - t831;
-    const Scalar t846 = q[9] + 3.6195987380112435e-17;
-    Scalar t848, t847;
-    rbdgen_sincos(t846, &t848, &t847);
     const Scalar t858 = a_link002_wz * 0.75817687804228484;
     const Scalar t859 = a_link002_wy * 0.65204894110952616;
     const Scalar t860 = t858 + t859;
@@ -589,9 +616,6 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar f_link003_wx = t1006 + t1055;
     const Scalar f_link003_wy = t1005 + t1050;
     const Scalar f_link003_wz = t1004 + t1045;
-    const Scalar t1060 = q[10] + 2.3227118974128893;
-    Scalar t1062, t1061;
-    rbdgen_sincos(t1060, &t1062, &t1061);
     const Scalar t1110 = qd[1] * 0.99335127833951142;
     const Scalar t1112 = qd[0] * 0.1151227076699403;
     const Scalar t1113 = t1112 - t1110;
@@ -751,9 +775,6 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar t1359 = t1317 + t1358;
     const Scalar t1360 = t1316 + t1354;
     const Scalar t1361 = t1315 + t1350;
-    const Scalar t1363 = q[11] + 1.7547853915115303;
-    Scalar t1365, t1364;
-    rbdgen_sincos(t1363, &t1365, &t1364);
     const Scalar t1383 = a_link004_wz * 0.95010487682605871;
     const Scalar t1385 = a_link004_wy * 0.31193063817352051;
     const Scalar t1387 = t1383 + t1385;
@@ -895,9 +916,6 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar t1632 = t1588 + t1631;
     const Scalar t1633 = t1587 + t1626;
     const Scalar t1634 = t1586 + t1623;
-    const Scalar t1637 = q[12] - 1.6907839475019053e-17;
-    Scalar t1639, t1638;
-    rbdgen_sincos(t1637, &t1639, &t1638);
     const Scalar t1649 = a_link005_wz * 0.95248530008780818;
     const Scalar t1650 = t1401 * 0.30458455823734387;
     const Scalar t1652 = t1649 - t1650;
@@ -1027,9 +1045,6 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar f_link006_wx = t1796 + t1842;
     const Scalar f_link006_wy = t1795 + t1838;
     const Scalar f_link006_wz = t1794 - t1832;
-    const Scalar t1848 = q[13] - 2.6637625287731441;
-    Scalar t1850, t1849;
-    rbdgen_sincos(t1848, &t1850, &t1849);
     const Scalar t1893 = qd[1] * 0.54832336274152649;
     const Scalar t1894 = qd[0] * 0.83626639886571097;
     const Scalar t1895 = t1893 + t1894;
@@ -1189,9 +1204,6 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar t2125 = t2084 - t2123;
     const Scalar t2126 = t2083 + t2119;
     const Scalar t2127 = t2082 + t2116;
-    const Scalar t2130 = q[14] - 0.33401250396864007;
-    Scalar t2132, t2131;
-    rbdgen_sincos(t2130, &t2132, &t2131);
     const Scalar t2150 = a_link007_wz * 0.98483111739376661;
     const Scalar t2152 = a_link007_wy * 0.17351561950713534;
     const Scalar t2154 = t2150 + t2152;
@@ -1333,9 +1345,6 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar t2403 = t2357 + t2402;
     const Scalar t2404 = t2356 + t2398;
     const Scalar t2405 = t2355 + t2394;
-    const Scalar t2408 = q[15] - 1.3576817600437935e-14;
-    Scalar t2410, t2409;
-    rbdgen_sincos(t2408, &t2410, &t2409);
     const Scalar t2423 = a_link008_wz * 0.14512010983319928;
     const Scalar t2424 = t2168 * 0.98941404564620972;
     const Scalar t2426 = t2423 + t2424;
@@ -1465,9 +1474,6 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar f_link009_wx = t2575 + t2626;
     const Scalar f_link009_wy = t2574 - t2620;
     const Scalar f_link009_wz = t2573 + t2615;
-    const Scalar t2632 = q[16] - 2.5074889400309543;
-    Scalar t2634, t2633;
-    rbdgen_sincos(t2632, &t2634, &t2633);
     const Scalar t2677 = qd[1] * 0.27212085474884801;
     const Scalar t2678 = qd[0] * 0.96226308274336092;
     const Scalar t2679 = t2677 + t2678;
@@ -1627,9 +1633,6 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar t2908 = t2861 + t2907;
     const Scalar t2909 = t2860 - t2901;
     const Scalar t2910 = t2859 + t2897;
-    const Scalar t2912 = q[17] + 1.8375971283448076;
-    Scalar t2914, t2913;
-    rbdgen_sincos(t2912, &t2914, &t2913);
     const Scalar t2932 = a_link010_wz * 0.96295492353365431;
     const Scalar t2934 = a_link010_wy * 0.26966240976875883;
     const Scalar t2936 = t2932 + t2934;
@@ -1771,9 +1774,6 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar t3186 = t3139 + t3185;
     const Scalar t3187 = t3138 + t3181;
     const Scalar t3188 = t3137 + t3176;
-    const Scalar t3190 = q[18] + 9.8524656209491422e-16;
-    Scalar t3192, t3191;
-    rbdgen_sincos(t3190, &t3192, &t3191);
     const Scalar t3207 = a_link011_wz * 0.34759079672259091;
     const Scalar t3209 = t2950 * 0.93764632886486277;
     const Scalar t3211 = t3209 - t3207;

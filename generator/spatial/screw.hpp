@@ -40,28 +40,24 @@ template <class S> struct Screw {
 
     Vec3<S> rotate_only(const Vec3<S>& x) const { return k < 0 ? Vec3<S>(X.E * x) : rotate(x); }
 
-    // Eᵀ M E for symmetric M by the double angle (2 × 2 block turned for 4m): with e = M_ii − M_jj and
-    // u = e s² + 2cs M_ij: M'_ii = M_ii − u, M'_jj = M_jj + u, M'_ij = e cs + (c² − s²) M_ij; the pair
-    // (M_ik, M_jk) turns as a vector and M_kk stays.
-    Mat3<S> rotate_symmetric(const Mat3<S>& M) const {
+    // Eᵀ M E by the double angle: the block of axes i, j costs 4m, with e = M_ii − M_jj,
+    // σ = M_ij + M_ji, u = e s² + σ cs and v = e cs − σ s²: M'_ii = M_ii − u, M'_jj = M_jj + u,
+    // M'_ij = M_ij + v, M'_ji = M_ji + v. Column and row k turn as vectors; M_kk stays. A symmetric M
+    // stays symmetric, its row k being its column k.
+    Mat3<S> rotate_matrix(const Mat3<S>& M, bool symmetric) const {
         const int a = i(), b = j();
-        const S cs = c * s, ss = s * s, cc_ss = c * c - ss;
-        const S e = M(a, a) - M(b, b);
-        const S u = e * ss + (cs + cs) * M(a, b);
+        const S cs = c * s, ss = s * s;
+        const S e = M(a, a) - M(b, b), sigma = M(a, b) + M(b, a);
+        const S u = e * ss + sigma * cs, v = e * cs - sigma * ss;
         Mat3<S> R = M;
         R(a, a) = M(a, a) - u;
         R(b, b) = M(b, b) + u;
-        R(a, b) = R(b, a) = e * cs + cc_ss * M(a, b);
+        R(a, b) = M(a, b) + v;
+        R(b, a) = symmetric ? R(a, b) : S(M(b, a) + v);
         const Vec3<S> col_k = rotate_back(M.col(k));
-        R(a, k) = R(k, a) = col_k[a];
-        R(b, k) = R(k, b) = col_k[b];
-        return R;
-    }
-    // Eᵀ M E for any M: columns, then rows, turned back.
-    Mat3<S> rotate_general(const Mat3<S>& M) const {
-        Mat3<S> R;
-        for (int col = 0; col < 3; ++col) R.col(col) = rotate_back(M.col(col));
-        for (int row = 0; row < 3; ++row) R.row(row) = rotate_back(R.row(row).transpose()).transpose();
+        const Vec3<S> row_k = symmetric ? col_k : rotate_back(M.row(k).transpose());
+        R(a, k) = col_k[a], R(b, k) = col_k[b];
+        R(k, a) = row_k[a], R(k, b) = row_k[b];
         return R;
     }
     Vec3<S> axis_d() const {
@@ -72,14 +68,24 @@ template <class S> struct Screw {
     // ᴬXᴮ* I ᴮX_A for a rigid-body inertia, and for an articulated-body inertia [A B; Bᵀ C].
     RigidBodyInertia<S> inertia_in_parent(const RigidBodyInertia<S>& I) const {
         if (k < 0) return I.expressed_in_parent(X);
-        return RigidBodyInertia<S>{I.m, rotate_back(I.h), rotate_symmetric(I.Ibar)}.translated(axis_d());
+        // Rotated, then translated along the axis (RigidBodyInertia::translated with r = d e_k):
+        // h'_k = h_k + m d, Ī'_ii and Ī'_jj gain d (2 h_k + m d), Ī'_ik = Ī_ik − d h_i, Ī'_jk = Ī_jk − d h_j.
+        const Vec3<S> h = rotate_back(I.h);
+        Mat3<S> Ibar = rotate_matrix(I.Ibar, true);
+        const S md = I.m * d, grow = d * (h[k] + h[k] + md);
+        Ibar(i(), i()) += grow, Ibar(j(), j()) += grow;
+        Ibar(i(), k) = Ibar(k, i()) = Ibar(i(), k) - d * h[i()];
+        Ibar(j(), k) = Ibar(k, j()) = Ibar(j(), k) - d * h[j()];
+        Vec3<S> h_moved = h;
+        h_moved[k] += md;
+        return {I.m, h_moved, Ibar};
     }
     Mat6<S> articulated_in_parent(const Mat6<S>& I) const {
         if (k < 0) return articulated_inertia_in_parent<S>(X, I);
         Mat6<S> I1;
-        I1.template topLeftCorner<3, 3>() = rotate_symmetric(I.template topLeftCorner<3, 3>());
-        I1.template topRightCorner<3, 3>() = rotate_general(I.template topRightCorner<3, 3>());
-        I1.template bottomRightCorner<3, 3>() = rotate_symmetric(I.template bottomRightCorner<3, 3>());
+        I1.template topLeftCorner<3, 3>() = rotate_matrix(I.template topLeftCorner<3, 3>(), true);
+        I1.template topRightCorner<3, 3>() = rotate_matrix(I.template topRightCorner<3, 3>(), false);
+        I1.template bottomRightCorner<3, 3>() = rotate_matrix(I.template bottomRightCorner<3, 3>(), true);
         I1.template bottomLeftCorner<3, 3>() = I1.template topRightCorner<3, 3>().transpose();
         return articulated_translated<S>(axis_d(), I1);
     }
