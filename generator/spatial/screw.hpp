@@ -37,6 +37,12 @@ template <class S> struct Screw {
         y[j()] = x[j()] - d * w[i()];
         return y;
     }
+    Vec3<S> plus_d_cross(const Vec3<S>& x, const Vec3<S>& w) const {  // x + d e_k × w
+        Vec3<S> y = x;
+        y[i()] = x[i()] - d * w[j()];
+        y[j()] = x[j()] + d * w[i()];
+        return y;
+    }
 
     Vec3<S> rotate_only(const Vec3<S>& x) const { return k < 0 ? Vec3<S>(X.E * x) : rotate(x); }
 
@@ -101,12 +107,12 @@ template <class S> struct Screw {
     Vec6<S> inverse_apply(const Vec6<S>& m) const {
         if (k < 0) return X.inverse_apply(m);
         const Vec3<S> w = rotate_back(ang(m));
-        return spatial<S>(w, minus_d_cross(rotate_back(lin(m)), -w));
+        return spatial<S>(w, plus_d_cross(rotate_back(lin(m)), w));
     }
     Vec6<S> transpose_apply(const Vec6<S>& f) const {
         if (k < 0) return X.transpose_apply(f);
         const Vec3<S> n = rotate_back(lin(f));
-        return spatial<S>(minus_d_cross(rotate_back(ang(f)), -n), n);
+        return spatial<S>(plus_d_cross(rotate_back(ang(f)), n), n);
     }
     Transform<S> transform() const {
         if (k < 0) return X;
