@@ -6,6 +6,7 @@ packages=(
   libeigen3-dev liburdfdom-dev libfmt-dev nlohmann-json3-dev libsuitesparse-dev
   libgtest-dev libbenchmark-dev
   liborocos-kdl-dev
+  gcc-arm-none-eabi libstdc++-arm-none-eabi-dev libnewlib-arm-none-eabi libnewlib-dev
 )
 missing=()
 for p in "${packages[@]}"; do
