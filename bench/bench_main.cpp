@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
     std::string agreement;
     for (const Robot& r : robots) {
         peers[r.label].push_back(r.generated);
+        peers[r.label].push_back(r.native);
         peers[r.label].push_back(reference_peer(r.urdf, r.floating_base));
         if (r.serial) peers[r.label].push_back(kdl_peer(r.urdf));
         for (const Peer& p : peers[r.label])
@@ -153,17 +154,19 @@ int main(int argc, char** argv) {
     std::string md;
     for (const Robot& r : robots) {
         md += "\n### " + r.label + " (NV " + std::to_string(r.nv) + (r.floating_base ? ", floating base" : "") + ")\n\n";
-        md += "| kernel | rbdgen ns | rbdgen cold-cache ns | reference ns | KDL ns | reference / rbdgen | KDL / rbdgen |\n";
-        md += "|---|---|---|---|---|---|---|\n";
+        md += "| kernel | rbdgen ns | rbdgen cold-cache ns | rbdgen -march=native ns | reference ns | KDL ns | reference / rbdgen | KDL / rbdgen | KDL / rbdgen-native |\n";
+        md += "|---|---|---|---|---|---|---|---|---|\n";
         for (const char* k : kKernels) {
             auto get = [&](const std::string& peer) {
                 const auto it = collect.ns.find(r.label + "/" + k + "/" + peer);
                 return it == collect.ns.end() ? -1.0 : it->second;
             };
-            const double g = get("rbdgen"), cold = get("rbdgen-cold"), ref = get("reference"), kdl = get("kdl");
+            const double g = get("rbdgen"), cold = get("rbdgen-cold"), native = get("rbdgen-native"), ref = get("reference"),
+                         kdl = get("kdl");
             if (g < 0) continue;
-            md += "| " + std::string(k) + " | " + fmt_ns(g) + " | " + fmt_ns(cold) + " | " + fmt_ns(ref) + " | " +
-                  (kdl < 0 ? "—" : fmt_ns(kdl)) + " | " + fmt_ns(ref / g) + "× | " + (kdl < 0 ? "—" : fmt_ns(kdl / g) + "×") + " |\n";
+            md += "| " + std::string(k) + " | " + fmt_ns(g) + " | " + fmt_ns(cold) + " | " + fmt_ns(native) + " | " + fmt_ns(ref) + " | " +
+                  (kdl < 0 ? "—" : fmt_ns(kdl)) + " | " + fmt_ns(ref / g) + "× | " + (kdl < 0 ? "—" : fmt_ns(kdl / g) + "×") + " | " +
+                  (kdl < 0 ? "—" : fmt_ns(kdl / native) + "×") + " |\n";
         }
     }
     md += "\nKDL's forward dynamics is ChainFdSolver_RNE (listed under aba); its CRBA is ChainDynParam::JntToMass.\n";

@@ -13,7 +13,7 @@ namespace rbdgen::bench {
 using Call = std::function<void(const double* q, const double* qd, const double* x, const double* g, double* out)>;
 
 struct Peer {
-    std::string name;  // "rbdgen", "reference", "kdl"
+    std::string name;  // "rbdgen", "rbdgen-native", "reference", "kdl"
     Call rnea, crba, fd_crba_ltdl, aba;  // empty where the peer has no such kernel
 };
 
@@ -22,6 +22,7 @@ struct Robot {
     bool floating_base = false, serial = false;
     int nq = 0, nv = 0;
     Peer generated;
+    Peer native;  // the same kernels built with -march=native
     std::string report_json;  // the generator's report, for op counts
     // For the cold-cache timing: the generated kernels as plain function pointers.
     void (*rnea_fn)(const double*, const double*, const double*, const double*, double*) = nullptr;

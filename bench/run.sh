@@ -16,7 +16,7 @@ build-bench/bench/rbdgen_bench --benchmark_repetitions=10 --benchmark_min_time=0
   echo
   echo "- Machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores (a shared virtual machine: timings vary by 20% or more from run to run; all peers of a row ran in the same process, interleaved by Google Benchmark)"
   echo "- Compiler: $(g++ --version | head -1)"
-  echo "- Flags: everything at \`-O2\`, portable (no \`-march=native\`): the generated kernels (rbdgen_add_robot's default), the reference implementation (Eigen, templated algorithms in double), and Debian's prebuilt KDL $(dpkg-query -W -f='${Version}' liborocos-kdl-dev 2>/dev/null)."
+  echo "- Flags: everything at \`-O2\`, portable (no \`-march=native\`): the generated kernels (rbdgen_add_robot's default), the reference implementation (Eigen, templated algorithms in double), and Debian's prebuilt KDL $(dpkg-query -W -f='${Version}' liborocos-kdl-dev 2>/dev/null). The \`-march=native\` column is the same generated kernels built with \`-O2 -march=native\` (this CPU: $(grep -o -w 'avx2\|fma\|avx512f' /proc/cpuinfo | sort -u | tr '\n' ' ')), called from the same process; KDL's side keeps Debian's flags (only plain arrays cross)."
   echo "- Each time is the minimum of 10 repetitions (each the mean over its iterations), in ns per call, hot loop (same inputs every call): other guests on this machine only ever add time, so the minimum is the steadiest estimate for every peer alike. The cold-cache column times single calls after evicting the caches (64 MiB written): the mean of 200 such calls, minimum over the repetitions."
   cat "$tables"
   echo
@@ -26,6 +26,7 @@ build-bench/bench/rbdgen_bench --benchmark_repetitions=10 --benchmark_min_time=0
   echo "|---|---|---|"
   for o in build-bench/bench/CMakeFiles/bench_*.dir/rbdgen/*/*.cpp.o; do
     robot=$(basename "$(dirname "$o")"); kernel=$(basename "$o" .cpp.o); kernel=${kernel#"$robot"_}
+    case $robot in *_native) continue ;; esac
     echo "| ${robot#bench_} | $kernel | $(size "$o" | awk 'NR==2{print $1}') |"
   done
 } > bench/RESULTS.md
