@@ -64,7 +64,8 @@ inline TreeScrews tree_screws(const Transform<double>& X) {
 }
 
 // ʲX_λ(q) as screws: rz(q + θ) xlt(d ẑ) · rx(α) xlt(a x̂) · rz(θ₀) xlt(d₀ ẑ) for a revolute (or
-// prismatic, d + q) joint along z; otherwise the joint's transform and X_tree.
+// prismatic, d + q) joint along z, rz(q) and X_tree when X_tree has no screw form; otherwise (a joint
+// not along z, a floating joint) X_J X_tree as one general transform.
 template <class S> ScrewChain<S> X_up(const Body& body, const S* q) {
     const Joint& joint = body.joint;
     const S* qi = q + body.q_index;
@@ -81,11 +82,13 @@ template <class S> ScrewChain<S> X_up(const Body& body, const S* q) {
     } else if (joint.type == JointType::Prismatic && joint.axis == Vec3<double>::UnitZ()) {
         z.d = t.found && t.d != 0 ? S(qi[0] + S(t.d)) : qi[0];
     } else {
-        z.k = -1;
-        z.X = joint_transform<S>(joint, qi);
+        z.k = -1;  // a general joint: one general transform, X_J X_tree composed
+        z.X = joint_transform<S>(joint, qi) * body.X_tree.cast<S>();
+        X.push(z);
+        return X;
     }
     X.push(z);
-    if (z.k < 0 || !t.found) {
+    if (!t.found) {
         Screw<S> tree;
         tree.X = body.X_tree.cast<S>();
         X.push(tree);
