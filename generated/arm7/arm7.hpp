@@ -63,20 +63,20 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
 //   qdd[7]: joint accelerations
 //   gravity[3]: gravity in the world frame
 //   tau[7] (out): joint forces
-// 479 add, 571 mul, 0 div, 0 sqrt, 7 sin, 7 cos
+// 474 add, 566 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
 
 // Gravity vector g(q) = ID(q, 0, 0).
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   gravity[3]: gravity in the world frame
 //   g[7] (out): generalized gravity forces
-// 152 add, 226 mul, 0 div, 0 sqrt, 7 sin, 7 cos
+// 150 add, 224 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT g) noexcept;
 
 // Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   H[49] (out): joint-space inertia matrix, row-major
-// 437 add, 484 mul, 0 div, 0 sqrt, 6 sin, 6 cos
+// 434 add, 482 mul, 0 div, 0 sqrt, 6 sin, 6 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
 
 // Sparse LTDL factorization H = L^T D L (Featherstone App. A): LD holds L below the diagonal and D on it (row-major NV x NV, zero above). Reads only H's lower triangle.
@@ -98,7 +98,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
 //   tau[7]: joint forces
 //   gravity[3]: gravity in the world frame
 //   qdd[7] (out): joint accelerations
-// 1179 add, 1292 mul, 6 div, 0 sqrt, 7 sin, 7 cos
+// 1160 add, 1275 mul, 6 div, 0 sqrt, 7 sin, 7 cos
 void aba(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT tau, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept;
 
 // Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.

@@ -77,7 +77,7 @@ inline constexpr const char* fd_refusal = "";
 // Poses of every body's URDF link frame in the world frame: rotation R (row-major 3x3, body to world) then position p.
 //   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   pose[156] (out): 12 per body: R row-major, then p
-// 591 add, 846 mul, 0 div, 0 sqrt, 12 sin, 12 cos
+// 576 add, 837 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
 
 // Inverse dynamics by the recursive Newton-Euler algorithm: tau = ID(q, qd, qdd).
@@ -86,13 +86,13 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
 //   qdd[18]: joint accelerations
 //   gravity[3]: gravity in the world frame
 //   tau[18] (out): joint forces
-// 1078 add, 1295 mul, 0 div, 0 sqrt, 12 sin, 12 cos
+// 1058 add, 1275 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
 
 // Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).
 //   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   H[324] (out): joint-space inertia matrix, row-major
-// 898 add, 896 mul, 0 div, 0 sqrt, 12 sin, 12 cos
+// 884 add, 888 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
 
 // Sparse LTDL factorization H = L^T D L (Featherstone App. A): LD holds L below the diagonal and D on it (row-major NV x NV, zero above). Reads only H's lower triangle.

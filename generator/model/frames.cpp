@@ -133,6 +133,7 @@ FrameChoice choose_internal_frames(const Model& model) {
     // T_j = ᴺX_O: the new frame N_j of each body from its URDF frame O_j (rotation columns x, y, z
     // of N_j in O_j coordinates, origin o_j in O_j coordinates).
     std::vector<X> T(N);
+    std::vector<bool> x_at_com(N, false);  // x_j chosen towards the centre of mass: h_y = 0
     std::vector<M3> R(N, M3::Identity());
     for (int j = 0; j < N; ++j) {
         const Body& b = model.bodies[j];
@@ -152,6 +153,12 @@ FrameChoice choose_internal_frames(const Model& model) {
             cn = common_normal(V3::Zero(), a, p_point, p_axis);
             const CommonNormal back = common_normal(p_point, p_axis, V3::Zero(), a);
             cn.x = back.x;  // pointing away from the parent's axis
+            // Its θ is free (a joint offset): x_j towards the centre of mass, so that h_y = 0.
+            if (b.I.m > 0) {
+                const V3 c = b.I.h / b.I.m - cn.foot;
+                const V3 c_perp = c - c.dot(a) * a;
+                if (c_perp.norm() > 1e-9) cn.x = c_perp.normalized(), x_at_com[j] = true;
+            }
         } else {
             const V3 old_x = V3::UnitX() - a.x() * a;
             cn.x = (old_x.norm() > 1e-6 ? old_x : V3(V3::UnitY() - a.y() * a)).normalized();
@@ -199,6 +206,7 @@ FrameChoice choose_internal_frames(const Model& model) {
             if (std::abs(Xn.r[r]) < 1e-15) Xn.r[r] = 0;
         b.X_tree = Xn;
         b.I = model.bodies[j].I.expressed_in_parent(T[j].inverse());  // in N_j: ᴼX_N = T⁻¹
+        if (x_at_com[j]) b.I.h.y() = 0;  // its rounding residue (|h_y| ~ 1e-17 |h|)
         b.X_urdf = T[j].inverse();
     }
     return choice;
