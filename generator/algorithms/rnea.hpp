@@ -40,7 +40,7 @@ VecX<S> rnea(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX
         X[i] = X_up<S>(b, q.data());
         const Vec6<S> vJ = motion<S>(b.joint, qd.data() + b.v_index);
         const Vec6<S> aJ = motion<S>(b.joint, qdd.data() + b.v_index);
-        const Vec3<S> r = X[i].composed().r;
+        const Vec3<S> r = X[i].origin();
         const int p = b.lambda;
         const Vec3<S> Ew = p < 0 ? Vec3<S>::Zero() : X[i].rotate(w[p]);
         const Vec3<S> Ewd = p < 0 ? Vec3<S>::Zero() : X[i].rotate(wd[p]);

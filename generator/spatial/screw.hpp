@@ -150,6 +150,13 @@ template <class S> struct ScrewChain {
         for (int t = n - 1; t >= 0; --t) x = f[t].rotate_only(x);
         return x;
     }
+    // r: the position of B's origin in A coordinates (each factor maps a point p of its B side to
+    // Eᵀ p + r on its A side), without composing the rotations.
+    Vec3<S> origin() const {
+        Vec3<S> r = Vec3<S>::Zero();
+        for (int t = 0; t < n; ++t) r = f[t].k < 0 ? Vec3<S>(f[t].X.E.transpose() * r + f[t].X.r) : Vec3<S>(f[t].rotate_back(r) + f[t].axis_d());
+        return r;
+    }
     // ᴮX_A ᴬX_C
     Transform<S> operator*(const Transform<S>& AXC) const {
         Transform<S> X = AXC;
