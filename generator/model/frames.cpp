@@ -145,8 +145,9 @@ FrameChoice choose_internal_frames(const Model& model) {
             const Body& c = model.bodies[dh_child[j]];
             cn = common_normal(V3::Zero(), a, c.X_tree.r, c.X_tree.E.transpose() * c.joint.axis);
         } else if (p >= 0 && one_dof(model.bodies[p])) {
-            // A leaf: x_j along the common normal from the parent's axis, so that θ = d = 0 when
-            // the leaf is its parent's DH child.
+            // A leaf: its origin at the foot of the common normal from the parent's axis, so that
+            // d = 0 when the leaf is its parent's DH child; x_j along that normal, unless turned
+            // towards the centre of mass below.
             const X& Xt = b.X_tree;  // ʲX_p (URDF frames)
             const V3 p_axis = Xt.E * model.bodies[p].joint.axis;
             const V3 p_point = -(Xt.E * Xt.r);  // the parent's origin, on its axis
