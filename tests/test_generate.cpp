@@ -116,9 +116,10 @@ TEST(LtdlCost, HumanoidOfSection6) {
 
 // Featherstone §6 costs the humanoid of Fig. 6 (general geometry) at CRBA 2475m + 2124a, RNEA
 // 2275m + 1996a and ABA 5544m + 5054a, the best hand-optimized figures on record. The generator's
-// pipeline (snapping, internal frames, tracing) reaches CRBA's figure and stays within 10% of the
-// others' (our floating base also turns world-frame gravity by the base's quaternion, which the
-// paper's counts leave out).
+// pipeline (snapping, internal frames, tracing) reaches CRBA's and ABA's multiplications and stays
+// within 5% of RNEA's (our floating base also turns world-frame gravity by the base's quaternion, and
+// its URDF frame cannot be re-chosen, so all four torso children carry a third screw; the paper's
+// counts leave both out).
 TEST(Section6Costs, HumanoidKernelsAgainstFeatherstone) {
     const Model model = load_urdf(test::project_model("humanoid30.urdf"), {.floating_base = true});
     GenerateOptions options;
@@ -130,8 +131,8 @@ TEST(Section6Costs, HumanoidKernelsAgainstFeatherstone) {
         return ops["mul"].get<long>() + ops["div"].get<long>();
     };
     EXPECT_LE(mul("crba"), 2475);
-    EXPECT_LE(mul("rnea"), 1.10 * 2275);
-    EXPECT_LE(mul("aba"), 1.10 * 5544);
+    EXPECT_LE(mul("rnea"), 1.05 * 2275);
+    EXPECT_LE(mul("aba"), 5544);
 }
 
 }  // namespace

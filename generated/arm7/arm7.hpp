@@ -63,7 +63,7 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
 //   qdd[7]: joint accelerations
 //   gravity[3]: gravity in the world frame
 //   tau[7] (out): joint forces
-// 474 add, 566 mul, 0 div, 0 sqrt, 7 sin, 7 cos
+// 472 add, 547 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
 
 // Gravity vector g(q) = ID(q, 0, 0).
@@ -98,7 +98,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
 //   tau[7]: joint forces
 //   gravity[3]: gravity in the world frame
 //   qdd[7] (out): joint accelerations
-// 1160 add, 1275 mul, 6 div, 0 sqrt, 7 sin, 7 cos
+// 1131 add, 1222 mul, 6 div, 0 sqrt, 7 sin, 7 cos
 void aba(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT tau, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept;
 
 // Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.

@@ -36,9 +36,16 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         p_A[i] = crf<S>(v[i], I * v[i]);
         if (f_ext) p_A[i] -= (*f_ext)[i];
     }
+    auto accumulate_articulated = [&](int i, const Mat6<S>& I_a, const Vec6<S>& p_a) {
+        const Body& b = model.bodies[i];
+        name_spatial(p_a, "pa", b.name);
+        I_A[b.lambda] += X[i].articulated_in_parent(I_a);
+        p_A[b.lambda] += X[i].transpose_apply(p_a);
+    };
     std::vector<Subspace<S>> U(N);
     std::vector<MatX<S>> D_LD(N);  // D_i = S_iᵀ U_i as its LTDL factors; for a 1-DoF joint, 1 / D_i
     std::vector<VecX<S>> u(N);
+    std::vector<Vec6<S>> U_D(N);   // 1-DoF joints: U_i / D_i, with (U / D)_k = S_k exactly when S = ±e_k
     auto D_solve = [&](int i, const VecX<S>& x) -> VecX<S> {  // D_i⁻¹ x
         if (D_LD[i].rows() == 1) return x * D_LD[i](0, 0);
         return ltdl_solve<S>(D_LD[i], dense_parent(static_cast<int>(D_LD[i].rows())), x);
@@ -54,28 +61,26 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         else
             ltdl<S>(D_LD[i], dense_parent(n_i));
         u[i] = tau.segment(b.v_index, n_i) - S_i.transpose() * p_A[i];
-        if (b.lambda < 0) continue;
-        Mat6<S> I_a;
-        const VecX<S> Dinv_u = D_solve(i, u[i]);
-        if (n_i == 1) {  // I_a = I_A − U Uᵀ / D, symmetric: upper triangle only
-            // I_a S = U − U (Sᵀ U) / D = 0: when S is a coordinate axis e_k, row and column k of I_a
-            // are exactly zero (the articulated inertia is 5 × 5), and are set so, not computed.
-            const Vec6<double> s = motion_axis(b.joint, 0).cwiseAbs();
+        if (n_i == 1) {
+            // I_a S = U − U (Sᵀ U) / D = 0: when S = ±e_k, row and column k of I_a are exactly zero (the
+            // articulated inertia is 5 × 5), and (U / D)_k = S_k; both are set so, not computed.
+            const Vec6<double> s = motion_axis(b.joint, 0);
             Eigen::Index k = -1;
-            if (s.sum() == 1 && s.maxCoeff() == 1) s.maxCoeff(&k);
+            if (s.cwiseAbs().sum() == 1 && s.cwiseAbs().maxCoeff() == 1) s.cwiseAbs().maxCoeff(&k);
+            for (int r = 0; r < 6; ++r) U_D[i][r] = r == k ? S(s[k]) : S(U[i](r, 0) * D_LD[i](0, 0));
+            if (b.lambda < 0) continue;
+            Mat6<S> I_a;  // I_A − U Uᵀ / D, symmetric: upper triangle only
             for (int r = 0; r < 6; ++r)
                 for (int c = r; c < 6; ++c)
-                    I_a(c, r) = I_a(r, c) = r == k || c == k ? S(0) : S(I_A[i](r, c) - U[i](r, 0) * (U[i](c, 0) * D_LD[i](0, 0)));
-        } else {
+                    I_a(c, r) = I_a(r, c) = r == k || c == k ? S(0) : S(I_A[i](r, c) - U[i](r, 0) * U_D[i][c]);
+            accumulate_articulated(i, I_a, Vec6<S>(p_A[i] + I_a * c[i] + U_D[i] * u[i][0]));
+        } else if (b.lambda >= 0) {
             const MatX<S> Ut = U[i].transpose();
             MatX<S> Dinv_Ut(n_i, 6);
             for (int k = 0; k < 6; ++k) Dinv_Ut.col(k) = D_solve(i, Ut.col(k));
-            I_a = I_A[i] - U[i] * Dinv_Ut;
+            const Mat6<S> I_a = I_A[i] - U[i] * Dinv_Ut;
+            accumulate_articulated(i, I_a, Vec6<S>(p_A[i] + I_a * c[i] + U[i] * D_solve(i, u[i])));
         }
-        const Vec6<S> p_a = p_A[i] + I_a * c[i] + U[i] * Dinv_u;
-        name_spatial(p_a, "pa", b.name);
-        I_A[b.lambda] += X[i].articulated_in_parent(I_a);
-        p_A[b.lambda] += X[i].transpose_apply(p_a);
     }
     VecX<S> qdd(model.nv);
     const Vec6<S> a_0 = spatial<S>(Vec3<S>::Zero(), -gravity);
@@ -83,7 +88,8 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         const Body& b = model.bodies[i];
         const int n_i = b.joint.nv();
         const Vec6<S> a_prime = X[i].apply(b.lambda < 0 ? a_0 : a[b.lambda]) + c[i];
-        const VecX<S> qdd_i = D_solve(i, u[i] - U[i].transpose() * a_prime);
+        const VecX<S> qdd_i = n_i == 1 ? VecX<S>(D_solve(i, u[i]) - U_D[i].transpose() * a_prime)  // D⁻¹u − (U/D)ᵀa′
+                                       : D_solve(i, u[i] - U[i].transpose() * a_prime);
         qdd.segment(b.v_index, n_i) = qdd_i;
         a[i] = a_prime + motion<S>(b.joint, qdd_i.data());
         name_spatial(a[i], "a", b.name);

@@ -27,6 +27,17 @@ template <class S> Mat3<S> angular_acceleration_tensor(const Vec3<S>& w, const V
     return W;
 }
 
+// vect(W J), N_a = (W J)_cb − (W J)_bc for (a, b, c) cyclic, with J symmetric: the two terms in J_bc
+// share one product, N_a = W_ca J_ab − W_ba J_ac + W_cb J_bb − W_bc J_cc + (W_cc − W_bb) J_bc (5m, not 6m).
+template <class S> Vec3<S> vect_W_J(const Mat3<S>& W, const Mat3<S>& J) {
+    Vec3<S> N;
+    for (int a = 0; a < 3; ++a) {
+        const int b = (a + 1) % 3, c = (a + 2) % 3;
+        N[a] = W(c, a) * J(a, b) - W(b, a) * J(a, c) + W(c, b) * J(b, b) - W(b, c) * J(c, c) + (W(c, c) - W(b, b)) * J(b, c);
+    }
+    return N;
+}
+
 template <class S>
 VecX<S> rnea(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd, const Vec3<S>& gravity,
              const std::vector<Vec6<S>>* f_ext = nullptr) {
@@ -52,8 +63,7 @@ VecX<S> rnea(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX
         name_spatial(spatial<S>(w[i], add[i]), "a", b.name);
         const RigidBodyInertia<S> I = b.I.cast<S>();
         const Mat3<S> J = (b.I.Ibar.trace() / 2 * Mat3<double>::Identity() - b.I.Ibar).cast<S>();
-        const Mat3<S> WJ = W[i] * J;
-        const Vec3<S> N_w(WJ(2, 1) - WJ(1, 2), WJ(0, 2) - WJ(2, 0), WJ(1, 0) - WJ(0, 1));  // Ī ω̇ + ω × Ī ω
+        const Vec3<S> N_w = vect_W_J<S>(W[i], J);  // Ī ω̇ + ω × Ī ω
         f[i] = spatial<S>(N_w + I.h.cross(add[i]), I.m * add[i] + W[i] * I.h);            // eq. (3f)
         if (f_ext) f[i] -= (*f_ext)[i];                                                   //  − f^x
     }

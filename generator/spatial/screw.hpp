@@ -92,8 +92,24 @@ template <class S> struct Screw {
         I1.template topLeftCorner<3, 3>() = rotate_matrix(I.template topLeftCorner<3, 3>(), true);
         I1.template topRightCorner<3, 3>() = rotate_matrix(I.template topRightCorner<3, 3>(), false);
         I1.template bottomRightCorner<3, 3>() = rotate_matrix(I.template bottomRightCorner<3, 3>(), true);
-        I1.template bottomLeftCorner<3, 3>() = I1.template topRightCorner<3, 3>().transpose();
-        return articulated_translated<S>(axis_d(), I1);
+        // Translated along the axis (articulated_translated with r = d e_k, in closed form): the rows
+        // i, j of B gain T = d e_k × C (T_i = −d C_j, T_j = d C_i), and five entries of A move,
+        // A_ii −= d (B_ij + B'_ij), A_jj += d (B_ji + B'_ji), A_ij += d (B'_ii − B_jj),
+        // A_ik −= d B_kj, A_jk += d B_ki (5m where the general formula costs 9m).
+        const int a = i(), b = j();
+        const Mat3<S> B = I1.template topRightCorner<3, 3>(), C = I1.template bottomRightCorner<3, 3>();
+        Mat3<S> B2 = B;
+        B2.row(a) = B.row(a) - d * C.row(b);
+        B2.row(b) = B.row(b) + d * C.row(a);
+        Mat3<S> A = I1.template topLeftCorner<3, 3>();
+        A(a, a) -= d * (B(a, b) + B2(a, b));
+        A(b, b) += d * (B(b, a) + B2(b, a));
+        A(a, b) = A(b, a) = A(a, b) + d * (B2(a, a) - B(b, b));
+        A(a, k) = A(k, a) = A(a, k) - d * B(k, b);
+        A(b, k) = A(k, b) = A(b, k) + d * B(k, a);
+        Mat6<S> out;
+        out << A, B2, B2.transpose(), C;
+        return out;
     }
 
     Vec6<S> apply(const Vec6<S>& m) const {
