@@ -76,7 +76,7 @@ void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT grav
 // Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   H[49] (out): joint-space inertia matrix, row-major
-// 434 add, 482 mul, 0 div, 0 sqrt, 6 sin, 6 cos
+// 418 add, 482 mul, 0 div, 0 sqrt, 6 sin, 6 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
 
 // Sparse LTDL factorization H = L^T D L (Featherstone App. A): LD holds L below the diagonal and D on it (row-major NV x NV, zero above). Reads only H's lower triangle.
@@ -98,7 +98,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
 //   tau[7]: joint forces
 //   gravity[3]: gravity in the world frame
 //   qdd[7] (out): joint accelerations
-// 1131 add, 1222 mul, 6 div, 0 sqrt, 7 sin, 7 cos
+// 1119 add, 1222 mul, 6 div, 0 sqrt, 7 sin, 7 cos
 void aba(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT tau, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept;
 
 // Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.

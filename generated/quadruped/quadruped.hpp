@@ -92,7 +92,7 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
 // Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).
 //   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   H[324] (out): joint-space inertia matrix, row-major
-// 884 add, 888 mul, 0 div, 0 sqrt, 12 sin, 12 cos
+// 844 add, 888 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
 
 // Sparse LTDL factorization H = L^T D L (Featherstone App. A): LD holds L below the diagonal and D on it (row-major NV x NV, zero above). Reads only H's lower triangle.

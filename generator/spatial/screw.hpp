@@ -48,18 +48,28 @@ template <class S> struct Screw {
 
     // Eᵀ M E by the double angle: the block of axes i, j costs 4m, with e = M_ii − M_jj,
     // σ = M_ij + M_ji, u = e s² + σ cs and v = e cs − σ s²: M'_ii = M_ii − u, M'_jj = M_jj + u,
-    // M'_ij = M_ij + v, M'_ji = M_ji + v. Column and row k turn as vectors; M_kk stays. A symmetric M
-    // stays symmetric, its row k being its column k.
+    // M'_ij = M_ij + v, M'_ji = M_ji + v. A symmetric M has σ = 2 M_ij, so u = e s² + M_ij sin 2θ and
+    // M'_ij = M_ij cos 2θ + e cs (one addition fewer a block; sin 2θ and cos 2θ once a joint). Column
+    // and row k turn as vectors; M_kk stays. A symmetric M stays symmetric, its row k being its column k.
     Mat3<S> rotate_matrix(const Mat3<S>& M, bool symmetric) const {
         const int a = i(), b = j();
         const S cs = c * s, ss = s * s;
-        const S e = M(a, a) - M(b, b), sigma = M(a, b) + M(b, a);
-        const S u = e * ss + sigma * cs, v = e * cs - sigma * ss;
+        const S e = M(a, a) - M(b, b);
         Mat3<S> R = M;
-        R(a, a) = M(a, a) - u;
-        R(b, b) = M(b, b) + u;
-        R(a, b) = M(a, b) + v;
-        R(b, a) = symmetric ? R(a, b) : S(M(b, a) + v);
+        if (symmetric) {
+            const S sin_2theta = cs + cs, cos_2theta = S(1) - (ss + ss);
+            const S u = e * ss + M(a, b) * sin_2theta;
+            R(a, a) = M(a, a) - u;
+            R(b, b) = M(b, b) + u;
+            R(a, b) = R(b, a) = M(a, b) * cos_2theta + e * cs;
+        } else {
+            const S sigma = M(a, b) + M(b, a);
+            const S u = e * ss + sigma * cs, v = e * cs - sigma * ss;
+            R(a, a) = M(a, a) - u;
+            R(b, b) = M(b, b) + u;
+            R(a, b) = M(a, b) + v;
+            R(b, a) = M(b, a) + v;
+        }
         const Vec3<S> col_k = rotate_back(M.col(k));
         const Vec3<S> row_k = symmetric ? col_k : rotate_back(M.row(k).transpose());
         R(a, k) = col_k[a], R(b, k) = col_k[b];
@@ -75,10 +85,10 @@ template <class S> struct Screw {
     RigidBodyInertia<S> inertia_in_parent(const RigidBodyInertia<S>& I) const {
         if (k < 0) return I.expressed_in_parent(X);
         // Rotated, then translated along the axis (RigidBodyInertia::translated with r = d e_k):
-        // h'_k = h_k + m d, Ī'_ii and Ī'_jj gain d (2 h_k + m d), Ī'_ik = Ī_ik − d h_i, Ī'_jk = Ī_jk − d h_j.
+        // h'_k = h_k + m d, Ī'_ii and Ī'_jj gain 2d h_k + m d², Ī'_ik = Ī_ik − d h_i, Ī'_jk = Ī_jk − d h_j.
         const Vec3<S> h = rotate_back(I.h);
         Mat3<S> Ibar = rotate_matrix(I.Ibar, true);
-        const S md = I.m * d, grow = d * (h[k] + h[k] + md);
+        const S md = I.m * d, grow = (d + d) * h[k] + md * d;
         Ibar(i(), i()) += grow, Ibar(j(), j()) += grow;
         Ibar(i(), k) = Ibar(k, i()) = Ibar(i(), k) - d * h[i()];
         Ibar(j(), k) = Ibar(k, j()) = Ibar(j(), k) - d * h[j()];
