@@ -11,23 +11,17 @@ namespace arm7 {
 
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t33 = q[1] - 0.84776657200942651;
-    Scalar t35, t34;
-    rbdgen_sincos(t33, &t35, &t34);
     const Scalar t52 = q[2] - 2.3487699223729779;
-    Scalar t54, t53;
-    rbdgen_sincos(t52, &t54, &t53);
     const Scalar t70 = q[3] + 1.7821799842519492;
-    Scalar t72, t71;
-    rbdgen_sincos(t70, &t72, &t71);
     const Scalar t88 = q[4] + 2.9468169731081986;
-    Scalar t90, t89;
-    rbdgen_sincos(t88, &t90, &t89);
     const Scalar t107 = q[5] - 1.4755537168340935;
-    Scalar t109, t108;
-    rbdgen_sincos(t107, &t109, &t108);
     const Scalar t126 = q[6] - 1.040459198538433;
-    Scalar t128, t127;
-    rbdgen_sincos(t126, &t128, &t127);
+    Scalar t35, t34, t54, t53;
+    rbdgen_sincos2(t33, t52, &t35, &t34, &t54, &t53);
+    Scalar t72, t71, t90, t89;
+    rbdgen_sincos2(t70, t88, &t72, &t71, &t90, &t89);
+    Scalar t109, t108, t128, t127;
+    rbdgen_sincos2(t107, t126, &t109, &t108, &t128, &t127);
     const Scalar t141 = t127 * 0.026532906662400359;
     const Scalar t142 = t128 * 0.026532906662400359;
     const Scalar t143 = t127 * t128;

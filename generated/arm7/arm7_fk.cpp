@@ -11,24 +11,18 @@ namespace arm7 {
 
 void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept {
     const Scalar t11 = q[0] - 1.6527371227852619;
-    Scalar t13, t12;
-    rbdgen_sincos(t11, &t13, &t12);
     const Scalar t64 = q[1] - 0.84776657200942651;
-    Scalar t66, t65;
-    rbdgen_sincos(t64, &t66, &t65);
     const Scalar t142 = q[2] - 2.3487699223729779;
-    Scalar t144, t143;
-    rbdgen_sincos(t142, &t144, &t143);
     const Scalar t206 = q[3] + 1.7821799842519492;
-    Scalar t208, t207;
-    rbdgen_sincos(t206, &t208, &t207);
     const Scalar t274 = q[4] + 2.9468169731081986;
-    Scalar t276, t275;
-    rbdgen_sincos(t274, &t276, &t275);
     const Scalar t339 = q[5] - 1.4755537168340935;
-    Scalar t341, t340;
-    rbdgen_sincos(t339, &t341, &t340);
     const Scalar t423 = q[6] - 1.040459198538433;
+    Scalar t13, t12, t66, t65;
+    rbdgen_sincos2(t11, t64, &t13, &t12, &t66, &t65);
+    Scalar t144, t143, t208, t207;
+    rbdgen_sincos2(t142, t206, &t144, &t143, &t208, &t207);
+    Scalar t276, t275, t341, t340;
+    rbdgen_sincos2(t274, t339, &t276, &t275, &t341, &t340);
     Scalar t425, t424;
     rbdgen_sincos(t423, &t425, &t424);
     const Scalar t31 = t13 * 0.18805431388234012;

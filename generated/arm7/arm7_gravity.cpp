@@ -11,26 +11,12 @@ namespace arm7 {
 
 void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT g) noexcept {
     const Scalar t14 = q[0] - 1.6527371227852619;
-    Scalar t16, t15;
-    rbdgen_sincos(t14, &t16, &t15);
     const Scalar t100 = q[1] - 0.84776657200942651;
-    Scalar t102, t101;
-    rbdgen_sincos(t100, &t102, &t101);
     const Scalar t162 = q[2] - 2.3487699223729779;
-    Scalar t164, t163;
-    rbdgen_sincos(t162, &t164, &t163);
     const Scalar t222 = q[3] + 1.7821799842519492;
-    Scalar t224, t223;
-    rbdgen_sincos(t222, &t224, &t223);
     const Scalar t277 = q[4] + 2.9468169731081986;
-    Scalar t279, t278;
-    rbdgen_sincos(t277, &t279, &t278);
     const Scalar t341 = q[5] - 1.4755537168340935;
-    Scalar t343, t342;
-    rbdgen_sincos(t341, &t343, &t342);
     const Scalar t407 = q[6] - 1.040459198538433;
-    Scalar t409, t408;
-    rbdgen_sincos(t407, &t409, &t408);
     const Scalar t37 = gravity[1] * 0.36041001829736746;
     const Scalar t40 = gravity[0] * 0.93279398513867529;
     const Scalar t42 = t40 - t37;
@@ -43,6 +29,14 @@ void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT grav
     const Scalar t52 = 0.85308080714759982 * t47;
     const Scalar t53 = gravity[2] * 0.5217788194976869;
     const Scalar t55 = t52 + t53;
+    Scalar t16, t15, t102, t101;
+    rbdgen_sincos2(t14, t100, &t16, &t15, &t102, &t101);
+    Scalar t164, t163, t224, t223;
+    rbdgen_sincos2(t162, t222, &t164, &t163, &t224, &t223);
+    Scalar t279, t278, t343, t342;
+    rbdgen_sincos2(t277, t341, &t279, &t278, &t343, &t342);
+    Scalar t409, t408;
+    rbdgen_sincos(t407, &t409, &t408);
     const Scalar t57 = t16 * t51;
     const Scalar t58 = t15 * t42;
     const Scalar a_link001_vx = t57 + t58;

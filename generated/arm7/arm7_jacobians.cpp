@@ -11,23 +11,17 @@ namespace arm7 {
 
 void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept {
     const Scalar t11 = q[0] - 1.6527371227852619;
-    Scalar t13, t12;
-    rbdgen_sincos(t11, &t13, &t12);
     const Scalar t73 = q[1] - 0.84776657200942651;
-    Scalar t75, t74;
-    rbdgen_sincos(t73, &t75, &t74);
     const Scalar t160 = q[2] - 2.3487699223729779;
-    Scalar t162, t161;
-    rbdgen_sincos(t160, &t162, &t161);
     const Scalar t233 = q[3] + 1.7821799842519492;
-    Scalar t235, t234;
-    rbdgen_sincos(t233, &t235, &t234);
     const Scalar t310 = q[4] + 2.9468169731081986;
-    Scalar t312, t311;
-    rbdgen_sincos(t310, &t312, &t311);
     const Scalar t384 = q[5] - 1.4755537168340935;
-    Scalar t386, t385;
-    rbdgen_sincos(t384, &t386, &t385);
+    Scalar t13, t12, t75, t74;
+    rbdgen_sincos2(t11, t73, &t13, &t12, &t75, &t74);
+    Scalar t162, t161, t235, t234;
+    rbdgen_sincos2(t160, t233, &t162, &t161, &t235, &t234);
+    Scalar t312, t311, t386, t385;
+    rbdgen_sincos2(t310, t384, &t312, &t311, &t386, &t385);
     const Scalar t31 = t13 * 0.18805431388234012;
     const Scalar t34 = t12 * 0.93279398513867529;
     const Scalar t36 = t31 + t34;

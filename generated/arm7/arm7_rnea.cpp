@@ -11,26 +11,12 @@ namespace arm7 {
 
 void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept {
     const Scalar t28 = q[0] - 1.6527371227852619;
-    Scalar t30, t29;
-    rbdgen_sincos(t28, &t30, &t29);
     const Scalar t146 = q[1] - 0.84776657200942651;
-    Scalar t148, t147;
-    rbdgen_sincos(t146, &t148, &t147);
     const Scalar t341 = q[2] - 2.3487699223729779;
-    Scalar t343, t342;
-    rbdgen_sincos(t341, &t343, &t342);
     const Scalar t544 = q[3] + 1.7821799842519492;
-    Scalar t546, t545;
-    rbdgen_sincos(t544, &t546, &t545);
     const Scalar t737 = q[4] + 2.9468169731081986;
-    Scalar t739, t738;
-    rbdgen_sincos(t737, &t739, &t738);
     const Scalar t943 = q[5] - 1.4755537168340935;
-    Scalar t945, t944;
-    rbdgen_sincos(t943, &t945, &t944);
     const Scalar t1173 = q[6] - 1.040459198538433;
-    Scalar t1175, t1174;
-    rbdgen_sincos(t1173, &t1175, &t1174);
     const Scalar t51 = gravity[1] * 0.36041001829736746;
     const Scalar t54 = gravity[0] * 0.93279398513867529;
     const Scalar t56 = t54 - t51;
@@ -43,6 +29,14 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar t66 = 0.85308080714759982 * t61;
     const Scalar t67 = gravity[2] * 0.5217788194976869;
     const Scalar t69 = t66 + t67;
+    Scalar t30, t29, t148, t147;
+    rbdgen_sincos2(t28, t146, &t30, &t29, &t148, &t147);
+    Scalar t343, t342, t546, t545;
+    rbdgen_sincos2(t341, t544, &t343, &t342, &t546, &t545);
+    Scalar t739, t738, t945, t944;
+    rbdgen_sincos2(t737, t943, &t739, &t738, &t945, &t944);
+    Scalar t1175, t1174;
+    rbdgen_sincos(t1173, &t1175, &t1174);
     const Scalar t71 = t30 * t65;
     const Scalar t72 = t29 * t56;
     const Scalar a_link001_vx = t71 + t72;

@@ -11,26 +11,32 @@
 #define RBDGEN_RESTRICT
 #endif
 
-// sin and cos of one angle together: every revolute joint needs both, once per call. Range
-// reduction by π/2 in three parts (Cody–Waite: each part has 33 significant bits, so k·part is exact
-// for |k| < 2^20), then the Taylor series of sin and cos on [−π/4, π/4], whose first omitted terms
-// (x^17/17!, x^18/18!) are below 5e-17 there, evaluated by Estrin's scheme (independent products
-// that overlap in the pipeline: arm7's RNEA at -O2 about 4% faster than by Horner's rule). Tested
-// against std::sin/std::cos (tests/test_sincos.cpp).
-// |x| ≥ 1e5 rad, infinities and NaN go to std::sin/std::cos. Define RBDGEN_STD_TRIG to always use them.
+// r = x − k π/2 (Cody–Waite: π/2 in three parts of 33 significant bits, so k·part is exact for
+// |k| < 2^20), then the Taylor series of sin r and cos r on [−π/4, π/4], whose first omitted terms
+// (r^17/17!, r^18/18!) are below 5e-17 there, by Estrin's scheme (independent products that overlap
+// in the pipeline: arm7's RNEA at -O2 about 4% faster than by Horner's rule). T is double, or two
+// doubles in a SIMD register.
+template <class T> inline void rbdgen_sincos_reduced(const T& x, const T& k, T* sin_r, T* cos_r) noexcept {
+    const T r = ((x - k * 1.5707963267341256) - k * 6.077100506303966e-11) - k * 2.0222662487959506e-21;
+    const T r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+    const T ps = (-0.16666666666666666 + r2 * 0.008333333333333333) + r4 * (-0.0001984126984126984 + r2 * 2.7557319223985893e-06) +
+                 r8 * ((-2.505210838544172e-08 + r2 * 1.6059043836821613e-10) + r4 * -7.647163731819816e-13);
+    const T pc = (0.041666666666666664 + r2 * -0.001388888888888889) + r4 * (2.48015873015873e-05 + r2 * -2.755731922398589e-07) +
+                 r8 * ((2.08767569878681e-09 + r2 * -1.1470745597729725e-11) + r4 * 4.779477332387385e-14);
+    *sin_r = r + (r * r2) * ps;
+    *cos_r = 1.0 + r2 * (-0.5 + r2 * pc);
+}
+
+// sin and cos of one angle together: every revolute joint needs both, once per call. k = x / (π/2)
+// rounded, rbdgen_sincos_reduced, and the quadrant k mod 4 picks and signs the results. Tested
+// against std::sin/std::cos (tests/test_sincos.cpp). |x| ≥ 1e5 rad, infinities and NaN go to
+// std::sin/std::cos. Define RBDGEN_STD_TRIG to always use them.
 inline void rbdgen_sincos(double x, double* s, double* c) noexcept {
 #ifndef RBDGEN_STD_TRIG
     if (x > -1e5 && x < 1e5) {
         const double k = static_cast<double>(static_cast<long>(x * 0.63661977236758138 + (x < 0 ? -0.5 : 0.5)));
-        const double r = ((x - k * 1.5707963267341256) - k * 6.077100506303966e-11) - k * 2.0222662487959506e-21;
-        const double r2 = r * r;
-        const double r4 = r2 * r2, r8 = r4 * r4;  // Estrin's scheme: three levels, not Horner's seven
-        const double ps = (-0.16666666666666666 + r2 * 0.008333333333333333) + r4 * (-0.0001984126984126984 + r2 * 2.7557319223985893e-06) +
-                          r8 * ((-2.505210838544172e-08 + r2 * 1.6059043836821613e-10) + r4 * -7.647163731819816e-13);
-        const double pc = (0.041666666666666664 + r2 * -0.001388888888888889) + r4 * (2.48015873015873e-05 + r2 * -2.755731922398589e-07) +
-                          r8 * ((2.08767569878681e-09 + r2 * -1.1470745597729725e-11) + r4 * 4.779477332387385e-14);
-        const double sr = r + (r * r2) * ps;
-        const double cr = 1.0 + r2 * (-0.5 + r2 * pc);
+        double sr, cr;
+        rbdgen_sincos_reduced(x, k, &sr, &cr);
         switch (static_cast<long>(k) & 3) {
             case 0: *s = sr, *c = cr; return;
             case 1: *s = cr, *c = -sr; return;
@@ -65,6 +71,47 @@ inline void rbdgen_sincos(float x, float* s, float* c) noexcept {
 #endif
     *s = std::sin(x);
     *c = std::cos(x);
+}
+
+// sin and cos of two angles at once: the kernels call it for their angles two by two. Where the
+// target has two-double SIMD (x86-64's SSE2, AArch64), the steps of rbdgen_sincos run on both lanes
+// through the compiler's vector extensions (no header, no intrinsics): the quadrant's swap and signs
+// become bit masks. Elsewhere, and for float, two rbdgen_sincos calls. Tested against std::sin and
+// std::cos (tests/test_sincos.cpp).
+#if !defined(RBDGEN_STD_TRIG) && (defined(__GNUC__) || defined(__clang__)) && (defined(__SSE2__) || defined(__aarch64__))
+typedef double rbdgen_v2d __attribute__((vector_size(16)));
+typedef long long rbdgen_v2i __attribute__((vector_size(16)));
+typedef unsigned long long rbdgen_v2u __attribute__((vector_size(16)));
+inline void rbdgen_sincos2(double x0, double x1, double* s0, double* c0, double* s1, double* c1) noexcept {
+    if (!(x0 > -1e5 && x0 < 1e5 && x1 > -1e5 && x1 < 1e5)) {
+        rbdgen_sincos(x0, s0, c0);
+        rbdgen_sincos(x1, s1, c1);
+        return;
+    }
+    const rbdgen_v2d x = {x0, x1}, half = {0.5, 0.5};
+    const rbdgen_v2u sign_bit = {1ULL << 63, 1ULL << 63};
+    const rbdgen_v2d signed_half = (rbdgen_v2d)((rbdgen_v2u)half | ((rbdgen_v2u)x & sign_bit));  // ±0.5 as x
+    const rbdgen_v2i k_int = __builtin_convertvector(x * 0.63661977236758138 + signed_half, rbdgen_v2i);
+    const rbdgen_v2d k = __builtin_convertvector(k_int, rbdgen_v2d);
+    rbdgen_v2d sin_r, cos_r;
+    rbdgen_sincos_reduced(x, k, &sin_r, &cos_r);
+    const rbdgen_v2u sr = (rbdgen_v2u)sin_r, cr = (rbdgen_v2u)cos_r;
+    const rbdgen_v2u q = (rbdgen_v2u)k_int;                   // the quadrant in its two low bits
+    const rbdgen_v2u odd = (rbdgen_v2u)((q & 1) != 0);        // quadrants 1, 3: sin and cos swap
+    const rbdgen_v2u s = (odd & cr) | (~odd & sr), c = (odd & sr) | (~odd & cr);
+    const rbdgen_v2d s_out = (rbdgen_v2d)(s ^ ((q & 2) << 62));        // quadrants 2, 3: −sin
+    const rbdgen_v2d c_out = (rbdgen_v2d)(c ^ (((q + 1) & 2) << 62));  // quadrants 1, 2: −cos
+    *s0 = s_out[0], *s1 = s_out[1], *c0 = c_out[0], *c1 = c_out[1];
+}
+#else
+inline void rbdgen_sincos2(double x0, double x1, double* s0, double* c0, double* s1, double* c1) noexcept {
+    rbdgen_sincos(x0, s0, c0);
+    rbdgen_sincos(x1, s1, c1);
+}
+#endif
+inline void rbdgen_sincos2(float x0, float x1, float* s0, float* c0, float* s1, float* c1) noexcept {
+    rbdgen_sincos(x0, s0, c0);
+    rbdgen_sincos(x1, s1, c1);
 }
 
 #endif  // RBDGEN_RUNTIME_HPP

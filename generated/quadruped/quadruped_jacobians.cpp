@@ -11,29 +11,13 @@ namespace quadruped {
 
 void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept {
     const Scalar t80 = q[7] + 1.7002699794435596;
-    Scalar t82, t81;
-    rbdgen_sincos(t80, &t82, &t81);
     const Scalar t220 = q[8] + 0.79160066341269397;
-    Scalar t222, t221;
-    rbdgen_sincos(t220, &t222, &t221);
     const Scalar t367 = q[10] + 2.3227118974128893;
-    Scalar t369, t368;
-    rbdgen_sincos(t367, &t369, &t368);
     const Scalar t491 = q[11] + 1.7547853915115303;
-    Scalar t493, t492;
-    rbdgen_sincos(t491, &t493, &t492);
     const Scalar t642 = q[13] - 2.6637625287731441;
-    Scalar t644, t643;
-    rbdgen_sincos(t642, &t644, &t643);
     const Scalar t751 = q[14] - 0.33401250396864007;
-    Scalar t753, t752;
-    rbdgen_sincos(t751, &t753, &t752);
     const Scalar t922 = q[16] - 2.5074889400309543;
-    Scalar t924, t923;
-    rbdgen_sincos(t922, &t924, &t923);
     const Scalar t1026 = q[17] + 1.8375971283448076;
-    Scalar t1028, t1027;
-    rbdgen_sincos(t1026, &t1028, &t1027);
     const Scalar t21 = q[5] * q[5];
     const Scalar t22 = q[4] * q[4];
     const Scalar t23 = t21 + t22;
@@ -142,6 +126,14 @@ void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexc
     const Scalar t166 = t125 + t164;
     const Scalar t167 = t116 * 0.15738078831508243;
     const Scalar t169 = t127 + t167;
+    Scalar t82, t81, t222, t221;
+    rbdgen_sincos2(t80, t220, &t82, &t81, &t222, &t221);
+    Scalar t369, t368, t493, t492;
+    rbdgen_sincos2(t367, t491, &t369, &t368, &t493, &t492);
+    Scalar t644, t643, t753, t752;
+    rbdgen_sincos2(t642, t751, &t644, &t643, &t753, &t752);
+    Scalar t924, t923, t1028, t1027;
+    rbdgen_sincos2(t922, t1026, &t924, &t923, &t1028, &t1027);
     const Scalar t171 = t82 * t133;
     const Scalar t172 = t81 * t96;
     const Scalar t174 = t171 - t172;

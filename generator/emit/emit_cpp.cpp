@@ -46,7 +46,7 @@ std::string kernel_body(const Kernel& k, const EmitOptions& options) {
         for (size_t j = 0; j < ids.size(); ++j) names[ids[j]] = unique[j];
     }
     auto var = [&](int id) { return names.count(id) ? names.at(id) : fmt::format("t{}", id); };
-    // sin and cos of one argument come from one rbdgen_sincos call (rbdgen_runtime.hpp).
+    // sin and cos of one argument come from one rbdgen_sincos call, two arguments a call (rbdgen_sincos2).
     std::map<int, std::pair<int, int>> trig;  // argument → (sin node, cos node), −1 if absent
     for (int id : g.live(k.output_nodes)) {
         const sym::Node& n = g.node(id);
@@ -72,8 +72,28 @@ std::string kernel_body(const Kernel& k, const EmitOptions& options) {
         if (early.count(id)) order.push_back(id);
     for (int id : live)
         if (!early.count(id)) order.push_back(id);
+    // The calls go out two by two (rbdgen_sincos2 runs two angles in the two lanes of a SIMD register
+    // where there is one), each pair before the first statement that reads one of its results.
+    struct Call {
+        std::string arg, s, c;
+    };
+    std::vector<Call> pending;
+    std::set<int> pending_ids;
+    auto flush = [&] {
+        for (size_t j = 0; j + 1 < pending.size(); j += 2) {
+            const Call &p = pending[j], &r = pending[j + 1];
+            body += fmt::format("    Scalar {}, {}, {}, {};\n    rbdgen_sincos2({}, {}, &{}, &{}, &{}, &{});\n", p.s, p.c, r.s, r.c, p.arg,
+                                r.arg, p.s, p.c, r.s, r.c);
+        }
+        if (pending.size() % 2) {
+            const Call& p = pending.back();
+            body += fmt::format("    Scalar {}, {};\n    rbdgen_sincos({}, &{}, &{});\n", p.s, p.c, p.arg, p.s, p.c);
+        }
+        pending.clear(), pending_ids.clear();
+    };
     for (int id : order) {
         const sym::Node& n = g.node(id);
+        if (n.op != Op::Sin && n.op != Op::Cos && (pending_ids.count(n.a) || pending_ids.count(n.b))) flush();
         if (n.op == Op::Const) {
             text[id] = scalar_literal(n.value, options.scalar);
             continue;
@@ -105,7 +125,9 @@ std::string kernel_body(const Kernel& k, const EmitOptions& options) {
                 body += fmt::format("    const Scalar {0} = sin_q{2} * {3} + cos_q{2} * {4};\n    const Scalar {1} = cos_q{2} * {3} - sin_q{2} * {4};\n",
                                     s, c, index, ct, st);
             } else {
-                body += fmt::format("    Scalar {}, {};\n    rbdgen_sincos({}, &{}, &{});\n", s, c, text[n.a], s, c);
+                pending.push_back({text[n.a], s, c});
+                for (int t : {sin_id, cos_id})
+                    if (t >= 0) pending_ids.insert(t);
             }
             if (sin_id >= 0) text[sin_id] = s;
             if (cos_id >= 0) text[cos_id] = c;
@@ -125,6 +147,7 @@ std::string kernel_body(const Kernel& k, const EmitOptions& options) {
         text[id] = var(id);
         body += fmt::format("    const Scalar {} = {};\n", text[id], rhs);
     }
+    flush();
     for (size_t i = 0; i < k.output_nodes.size(); ++i)
         body += fmt::format("    {}[{}] = {};\n", k.output.name, i, text[k.output_nodes[i]]);
     return body;
