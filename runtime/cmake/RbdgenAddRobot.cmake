@@ -7,7 +7,9 @@
 #   NAME_eval   reads a STATE.json on stdin, prints the JSON of `rbdgen eval` from the kernels
 #   NAME_bench  times every kernel: "<kernel> <median> ns/call (min <min>)"
 # The generated sources go to ${CMAKE_CURRENT_BINARY_DIR}/rbdgen/NAME. COMPILE_OPTIONS replace the
-# kernels' default -O2.
+# kernels' default -Os: for straight-line kernels it gave 5-7% less machine code than -O2 and ran as
+# fast or faster (g++ 12, x86-64, interleaved runs: arm7 RNEA 294 -> 278 ns, ABA 689 -> 646 ns, CRBA
+# equal; humanoid RNEA 1224 -> 1161 ns, CRBA 1607 -> 1550 ns, ABA 3006 -> 2850 ns).
 #
 # Needs the rbdgen generator target and rbdgen::state (the eval driver's JSON reading and writing):
 # find_package(rbdgen) or add_subdirectory of rbdgen provides both.
@@ -75,7 +77,7 @@ function(rbdgen_add_robot NAME)
   target_include_directories(${NAME} PUBLIC "${out}")
   target_compile_features(${NAME} PUBLIC cxx_std_17)
   if(NOT R_COMPILE_OPTIONS)
-    set(R_COMPILE_OPTIONS -O2)
+    set(R_COMPILE_OPTIONS -Os)
   endif()
   target_compile_options(${NAME} PRIVATE ${R_COMPILE_OPTIONS})
 
