@@ -1,7 +1,8 @@
 // The reference algorithms against oracles that do not share their code: ABA(RNEA(q̈)) = q̈, two
 // forward dynamics agreeing, H's columns from RNEA, H symmetric positive definite, LᵀDL = H without
-// fill, virtual work for external forces and gravity, Jacobians against FK velocities, and the power
-// balance d/dt(kinetic energy) = q̇ᵀ(τ − g) by finite differences. Random states, fixed seeds.
+// fill, virtual work for external forces and gravity, Jacobians against FK velocities, the power
+// balance d/dt(kinetic energy) = q̇ᵀ(τ − g) by finite differences, and the axial screws' closed forms
+// against 6×6 Plücker matrices. Random states, fixed seeds.
 #include "algorithms/aba.hpp"
 #include "algorithms/crba.hpp"
 #include "algorithms/fd_crba_ltdl.hpp"
@@ -174,6 +175,51 @@ TEST_P(Physics, ExternalForcesAndGravityObeyVirtualWork) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModels, Physics, ::testing::ValuesIn(test::all_models()), test::case_name);
+
+// The axial screw's closed forms (spatial/screw.hpp) against plain 6×6 Plücker algebra: E = rot_k(θ)
+// built from the angle, r = d e_k, X = [E 0; −E r× E]; motions X m, forces X⁻ᵀ m, back X⁻¹ m and Xᵀ f,
+// 3×3 blocks Eᵀ M E, rigid-body and articulated inertias Xᵀ I X.
+TEST(Screws, ClosedFormsAgreeWithPluckerMatrices) {
+    std::mt19937_64 rng(21);
+    std::uniform_real_distribution<double> u(-2, 2);
+    auto random6 = [&] {
+        Mat6<double> M;
+        for (int r = 0; r < 6; ++r)
+            for (int c = 0; c < 6; ++c) M(r, c) = u(rng);
+        return M;
+    };
+    double worst = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        const int k = trial % 3, i = (k + 1) % 3, j = (k + 2) % 3;
+        const double theta = u(rng), d = u(rng);
+        Screw<double> z;
+        z.k = k, z.c = std::cos(theta), z.s = std::sin(theta), z.d = d;
+        Mat3<double> E = Mat3<double>::Identity();
+        E(i, i) = E(j, j) = std::cos(theta);
+        E(i, j) = std::sin(theta), E(j, i) = -std::sin(theta);
+        const Vec3<double> r = d * Vec3<double>::Unit(k);
+        Mat6<double> X = Mat6<double>::Zero();
+        X.topLeftCorner<3, 3>() = X.bottomRightCorner<3, 3>() = E;
+        X.bottomLeftCorner<3, 3>() = -E * skew<double>(r);
+        const Vec6<double> m = random6().col(0);
+        const Mat3<double> M = random6().topLeftCorner<3, 3>(), Msym = M + M.transpose();
+        const Mat6<double> A = random6(), I_A = A * A.transpose();
+        RigidBodyInertia<double> I;
+        I.m = 1 + std::abs(u(rng));
+        I.h = random6().col(1).head<3>();
+        I.Ibar = Msym;
+        auto err = [&](const auto& a, const auto& b) { worst = std::max(worst, (a - b).cwiseAbs().maxCoeff()); };
+        err(z.apply(m), X * m);
+        err(z.apply_force(m), X.inverse().transpose() * m);
+        err(z.inverse_apply(m), X.inverse() * m);
+        err(z.transpose_apply(m), X.transpose() * m);
+        err(z.rotate_matrix(M, false), E.transpose() * M * E);
+        err(z.rotate_matrix(Msym, true), E.transpose() * Msym * E);
+        err(z.inertia_in_parent(I).matrix(), X.transpose() * I.matrix() * X);
+        err(z.articulated_in_parent(I_A), X.transpose() * I_A * X);
+    }
+    EXPECT_LT(worst, 1e-12);
+}
 
 }  // namespace
 }  // namespace rbdgen
