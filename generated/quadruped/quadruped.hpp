@@ -86,7 +86,7 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
 //   qdd[18]: joint accelerations
 //   gravity[3]: gravity in the world frame
 //   tau[18] (out): joint forces
-// 1058 add, 1236 mul, 0 div, 0 sqrt, 12 sin, 12 cos
+// 1055 add, 1224 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
 
 // Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).

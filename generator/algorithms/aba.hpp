@@ -83,11 +83,11 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         }
     }
     VecX<S> qdd(model.nv);
-    const Vec6<S> a_0 = spatial<S>(Vec3<S>::Zero(), -gravity);
-    for (int i = 0; i < N; ++i) {  // pass 3: accelerations
+    for (int i = 0; i < N; ++i) {  // pass 3: accelerations; a_0 = (0, −g), which only turns: ⁱX_0 a_0 = (0, E (−g))
         const Body& b = model.bodies[i];
         const int n_i = b.joint.nv();
-        const Vec6<S> a_prime = X[i].apply(b.lambda < 0 ? a_0 : a[b.lambda]) + c[i];
+        const Vec6<S> Xa = b.lambda < 0 ? spatial<S>(Vec3<S>::Zero(), X[i].rotate(-gravity)) : X[i].apply(a[b.lambda]);
+        const Vec6<S> a_prime = Xa + c[i];
         const VecX<S> qdd_i = n_i == 1 ? VecX<S>(D_solve(i, u[i]) - U_D[i].transpose() * a_prime)  // D⁻¹u − (U/D)ᵀa′
                                        : D_solve(i, u[i] - U[i].transpose() * a_prime);
         qdd.segment(b.v_index, n_i) = qdd_i;

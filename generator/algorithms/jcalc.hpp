@@ -84,6 +84,10 @@ template <class S> ScrewChain<S> X_up(const Body& body, const S* q) {
     } else {
         z.k = -1;  // a general joint: one general transform, X_J X_tree composed
         z.X = joint_transform<S>(joint, qi) * body.X_tree.cast<S>();
+        if (joint.type == JointType::Floating && body.X_tree.E == Mat3<double>::Identity() && body.X_tree.r.isZero()) {
+            z.has_quaternion = true;
+            z.u = Vec3<S>(qi[3], qi[4], qi[5]), z.w = qi[6];
+        }
         X.push(z);
         return X;
     }

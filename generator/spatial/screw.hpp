@@ -15,6 +15,12 @@ template <class S> struct Screw {
     int k = -1;
     S c = S(1), s = S(0), d = S(0);
     Transform<S> X;
+    // A floating base (k = −1, X = X_J) also keeps its unit quaternion (u, w) = (x, y, z, w): it turns
+    // one vector by E v = Rᵀ v = v + 2 (u × t − w t), t = u × v, for 15m where E from the quaternion
+    // costs 18m before its own 9m.
+    bool has_quaternion = false;
+    Vec3<S> u = Vec3<S>::Zero();
+    S w = S(1);
 
     // The axes i, j that follow k cyclically: rot_k maps (x_i, x_j) to (c x_i + s x_j, −s x_i + c x_j).
     int i() const { return (k + 1) % 3; }
@@ -44,7 +50,12 @@ template <class S> struct Screw {
         return y;
     }
 
-    Vec3<S> rotate_only(const Vec3<S>& x) const { return k < 0 ? Vec3<S>(X.E * x) : rotate(x); }
+    Vec3<S> rotate_only(const Vec3<S>& x) const {
+        if (k >= 0) return rotate(x);
+        if (!has_quaternion) return X.E * x;
+        const Vec3<S> t = u.cross(x), v = u.cross(t) - w * t;
+        return x + v + v;
+    }
 
     // Eᵀ M E by the double angle: the block of axes i, j costs 4m, with e = M_ii − M_jj,
     // σ = M_ij + M_ji, u = e s² + σ cs and v = e cs − σ s²: M'_ii = M_ii − u, M'_jj = M_jj + u,
