@@ -103,13 +103,8 @@ inline void rbdgen_sincos2(double x0, double x1, double* s0, double* c0, double*
     const rbdgen_v2d c_out = (rbdgen_v2d)(c ^ (((q + 1) & 2) << 62));  // quadrants 1, 2: −cos
     *s0 = s_out[0], *s1 = s_out[1], *c0 = c_out[0], *c1 = c_out[1];
 }
-#else
-inline void rbdgen_sincos2(double x0, double x1, double* s0, double* c0, double* s1, double* c1) noexcept {
-    rbdgen_sincos(x0, s0, c0);
-    rbdgen_sincos(x1, s1, c1);
-}
 #endif
-inline void rbdgen_sincos2(float x0, float x1, float* s0, float* c0, float* s1, float* c1) noexcept {
+template <class T> inline void rbdgen_sincos2(T x0, T x1, T* s0, T* c0, T* s1, T* c1) noexcept {  // two calls
     rbdgen_sincos(x0, s0, c0);
     rbdgen_sincos(x1, s1, c1);
 }

@@ -64,9 +64,9 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         if (n_i == 1) {
             // I_a S = U − U (Sᵀ U) / D = 0: when S = ±e_k, row and column k of I_a are exactly zero (the
             // articulated inertia is 5 × 5), and (U / D)_k = S_k; both are set so, not computed.
-            const Vec6<double> s = motion_axis(b.joint, 0);
+            const Vec6<double> s = motion_axis(b.joint, 0), s_abs = s.cwiseAbs();
             Eigen::Index k = -1;
-            if (s.cwiseAbs().sum() == 1 && s.cwiseAbs().maxCoeff() == 1) s.cwiseAbs().maxCoeff(&k);
+            if (s_abs.sum() == 1 && s_abs.maxCoeff() == 1) s_abs.maxCoeff(&k);
             for (int r = 0; r < 6; ++r) U_D[i][r] = r == k ? S(s[k]) : S(U[i](r, 0) * D_LD[i](0, 0));
             if (b.lambda < 0) continue;
             Mat6<S> I_a;  // I_A − U Uᵀ / D, symmetric: upper triangle only

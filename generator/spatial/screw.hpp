@@ -67,20 +67,18 @@ template <class S> struct Screw {
         const S cs = c * s, ss = s * s;
         const S e = M(a, a) - M(b, b);
         Mat3<S> R = M;
+        S u;
         if (symmetric) {
-            const S sin_2theta = cs + cs, cos_2theta = S(1) - (ss + ss);
-            const S u = e * ss + M(a, b) * sin_2theta;
-            R(a, a) = M(a, a) - u;
-            R(b, b) = M(b, b) + u;
-            R(a, b) = R(b, a) = M(a, b) * cos_2theta + e * cs;
+            u = e * ss + M(a, b) * (cs + cs);                                  // sin 2θ = 2cs
+            R(a, b) = R(b, a) = M(a, b) * (S(1) - (ss + ss)) + e * cs;         // cos 2θ = 1 − 2s²
         } else {
-            const S sigma = M(a, b) + M(b, a);
-            const S u = e * ss + sigma * cs, v = e * cs - sigma * ss;
-            R(a, a) = M(a, a) - u;
-            R(b, b) = M(b, b) + u;
+            const S sigma = M(a, b) + M(b, a), v = e * cs - sigma * ss;
+            u = e * ss + sigma * cs;
             R(a, b) = M(a, b) + v;
             R(b, a) = M(b, a) + v;
         }
+        R(a, a) = M(a, a) - u;
+        R(b, b) = M(b, b) + u;
         const Vec3<S> col_k = rotate_back(M.col(k));
         const Vec3<S> row_k = symmetric ? col_k : rotate_back(M.row(k).transpose());
         R(a, k) = col_k[a], R(b, k) = col_k[b];
