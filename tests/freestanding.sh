@@ -2,7 +2,7 @@
 # Generated code is fit for firmware: every kernel of a few robots (double and float, hostile names
 # included) compiles with -std=c++17 -ffreestanding -fno-exceptions -fno-rtti -Wall -Wextra -Werror,
 # and the kernels link into a shared object with no library but libm, needing nothing but libm's
-# functions. Usage: freestanding.sh RBDGEN MODELS_DIR DATA_DIR
+# functions; every symbol they define is in the robot's namespace. Usage: freestanding.sh RBDGEN MODELS_DIR DATA_DIR
 set -euo pipefail
 rbdgen=$1 models=$2 data=$3
 work=$(mktemp -d)
@@ -18,6 +18,16 @@ build() {  # NAME URDF [generate flags...]
     g++ $flags -c "$src" -o "${src%.cpp}.o"
     objs+=("${src%.cpp}.o")
   done
+  # Every symbol the objects give the linker is the robot's own: the runtime header's helpers have
+  # internal linkage, so another robot's objects, built with other flags (-march=native, float),
+  # cannot replace them at link time.
+  local foreign
+  foreign=$(nm -C -g --defined-only "${objs[@]}" | awk 'NF >= 3 {$1 = $2 = ""; print substr($0, 3)}' | grep -v "^$name::" || true)
+  if [ -n "$foreign" ]; then
+    echo "FAIL: $name's objects define symbols outside namespace $name:"
+    echo "$foreign"
+    exit 1
+  fi
   # No default libraries: libstdc++, libgcc and libc are all left out; only libm is given.
   gcc -shared -nostdlib -o "$work/lib$name.so" "${objs[@]}" -lm
   local undefined

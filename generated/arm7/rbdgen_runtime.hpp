@@ -1,5 +1,8 @@
 // rbdgen runtime: the one header that generated kernels include besides <cmath>. Every robot's
-// output folder has a copy; the guard lets several robots be used in one translation unit.
+// output folder has a copy; the guard lets several robots be used in one translation unit. Its
+// functions are static (internal linkage): each kernel keeps the copy compiled with its own flags.
+// Were they merely inline, the linker would keep one copy for a whole program, so a robot built
+// with -march=native could call another's SSE2 sincos or, worse, a portable one call AVX code.
 #ifndef RBDGEN_RUNTIME_HPP
 #define RBDGEN_RUNTIME_HPP
 
@@ -16,7 +19,7 @@
 // (r^17/17!, r^18/18!) are below 5e-17 there, by Estrin's scheme (independent products that overlap
 // in the pipeline: arm7's RNEA at -O2 about 4% faster than by Horner's rule). T is double, or two
 // doubles in a SIMD register.
-template <class T> inline void rbdgen_sincos_reduced(const T& x, const T& k, T* sin_r, T* cos_r) noexcept {
+template <class T> static inline void rbdgen_sincos_reduced(const T& x, const T& k, T* sin_r, T* cos_r) noexcept {
     const T r = ((x - k * 1.5707963267341256) - k * 6.077100506303966e-11) - k * 2.0222662487959506e-21;
     const T r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
     const T ps = (-0.16666666666666666 + r2 * 0.008333333333333333) + r4 * (-0.0001984126984126984 + r2 * 2.7557319223985893e-06) +
@@ -31,7 +34,7 @@ template <class T> inline void rbdgen_sincos_reduced(const T& x, const T& k, T* 
 // rounded, rbdgen_sincos_reduced, and the quadrant k mod 4 picks and signs the results. Tested
 // against std::sin/std::cos (tests/test_sincos.cpp). |x| ≥ 1e5 rad, infinities and NaN go to
 // std::sin/std::cos. Define RBDGEN_STD_TRIG to always use them.
-inline void rbdgen_sincos(double x, double* s, double* c) noexcept {
+static inline void rbdgen_sincos(double x, double* s, double* c) noexcept {
 #ifndef RBDGEN_STD_TRIG
     if (x > -1e5 && x < 1e5) {
         const double k = static_cast<double>(static_cast<long>(x * 0.63661977236758138 + (x < 0 ? -0.5 : 0.5)));
@@ -53,7 +56,7 @@ inline void rbdgen_sincos(double x, double* s, double* c) noexcept {
 // would emulate in software): π/2 in three parts of few bits (k·part exact for |k| < 2^13), Taylor to
 // x^9 and x^8 (first omitted terms below 2.5e-8 on [−π/4, π/4]); worst difference from the exact
 // values 1.1e-7 (tests/test_sincos.cpp). |x| ≥ 8192 rad, infinities and NaN go to std::sin/std::cos.
-inline void rbdgen_sincos(float x, float* s, float* c) noexcept {
+static inline void rbdgen_sincos(float x, float* s, float* c) noexcept {
 #ifndef RBDGEN_STD_TRIG
     if (x > -8192.0f && x < 8192.0f) {
         const float k = static_cast<float>(static_cast<int>(x * 0.636619772f + (x < 0 ? -0.5f : 0.5f)));
@@ -82,7 +85,7 @@ inline void rbdgen_sincos(float x, float* s, float* c) noexcept {
 typedef double rbdgen_v2d __attribute__((vector_size(16)));
 typedef long long rbdgen_v2i __attribute__((vector_size(16)));
 typedef unsigned long long rbdgen_v2u __attribute__((vector_size(16)));
-inline void rbdgen_sincos2(double x0, double x1, double* s0, double* c0, double* s1, double* c1) noexcept {
+static inline void rbdgen_sincos2(double x0, double x1, double* s0, double* c0, double* s1, double* c1) noexcept {
     if (!(x0 > -1e5 && x0 < 1e5 && x1 > -1e5 && x1 < 1e5)) {
         rbdgen_sincos(x0, s0, c0);
         rbdgen_sincos(x1, s1, c1);
@@ -104,7 +107,7 @@ inline void rbdgen_sincos2(double x0, double x1, double* s0, double* c0, double*
     *s0 = s_out[0], *s1 = s_out[1], *c0 = c_out[0], *c1 = c_out[1];
 }
 #endif
-template <class T> inline void rbdgen_sincos2(T x0, T x1, T* s0, T* c0, T* s1, T* c1) noexcept {  // two calls
+template <class T> static inline void rbdgen_sincos2(T x0, T x1, T* s0, T* c0, T* s1, T* c1) noexcept {  // two calls
     rbdgen_sincos(x0, s0, c0);
     rbdgen_sincos(x1, s1, c1);
 }
