@@ -4,7 +4,8 @@
 # FPU; --scalar float) and a Cortex-M7 (double-precision FPU; --scalar double), freestanding, -Werror,
 # and links into a bare-metal image with newlib's libm. A kernel may call nothing but the FPU's own
 # arithmetic and libm's trig of its own precision: a float kernel that needs the software double
-# routines (__aeabi_d*) fails. Prints the machine code (.text bytes) of every kernel.
+# routines (__aeabi_d*) fails. Prints the machine code (.text bytes) of every kernel at -Os,
+# rbdgen_add_robot's default.
 # Usage: cortex_m.sh RBDGEN MODELS_DIR. Exit 77 (skipped) without arm-none-eabi-g++.
 set -euo pipefail
 rbdgen=$1 models=$2
@@ -14,7 +15,7 @@ if ! command -v arm-none-eabi-g++ >/dev/null; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-common="-std=c++17 -ffreestanding -fno-exceptions -fno-rtti -Wall -Wextra -Werror -O2 -mthumb -fno-math-errno"
+common="-std=c++17 -ffreestanding -fno-exceptions -fno-rtti -Wall -Wextra -Werror -Os -mthumb -fno-math-errno"
 m4f="-mcpu=cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard"
 m7="-mcpu=cortex-m7 -mfpu=fpv5-d16 -mfloat-abi=hard"
 status=0

@@ -9,19 +9,12 @@
 namespace rbdgen {
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 json run_json(const std::string& args) {
     const test::CommandResult r = test::run(args + " 2>/dev/null");
     EXPECT_EQ(r.status, 0) << r.out;
     return json::parse(r.out);
-}
-
-std::string temp_file(const std::string& name, const std::string& text) {
-    const fs::path p = fs::temp_directory_path() / (std::to_string(::getpid()) + "_" + name);
-    std::ofstream(p) << text;
-    return p.string();
 }
 
 TEST(Cli, InfoJsonOfTheHumanoid) {
@@ -53,14 +46,16 @@ TEST(Cli, InfoTextShowsPattern) {
 
 // ABA and CRBA+LTDL, given the τ that RNEA printed, give back the q̈ RNEA was given.
 void round_trip(const std::string& urdf, const std::string& flags, json state) {
-    const json id = run_json("eval " + flags + " " + urdf + " --state " + temp_file("id.json", state.dump()));
+    const test::TempFile id_state("id.json", state.dump());
+    const json id = run_json("eval " + flags + " " + urdf + " --state " + id_state.str());
     json tau = id["rnea"];
     if (tau.contains("base")) {
         state["base"]["wrench"] = tau["base"];
         tau.erase("base");
     }
     state["tau"] = tau;
-    const json fd = run_json("eval " + flags + " " + urdf + " --state " + temp_file("fd.json", state.dump()));
+    const test::TempFile fd_state("fd.json", state.dump());
+    const json fd = run_json("eval " + flags + " " + urdf + " --state " + fd_state.str());
     for (const std::string key : {"aba", "fd_crba_ltdl"}) {
         for (const auto& [joint, value] : fd[key].items()) {
             if (joint == "base") {
@@ -81,7 +76,8 @@ void round_trip(const std::string& urdf, const std::string& flags, json state) {
     rest.erase("v");
     rest.erase("a");
     if (rest.contains("base")) rest["base"].erase("velocity"), rest["base"].erase("acceleration");
-    const json at_rest = run_json("eval " + flags + " " + urdf + " --state " + temp_file("rest.json", rest.dump()));
+    const test::TempFile rest_state("rest.json", rest.dump());
+    const json at_rest = run_json("eval " + flags + " " + urdf + " --state " + rest_state.str());
     EXPECT_EQ(at_rest["gravity"], at_rest["rnea"]);
 }
 
@@ -102,7 +98,8 @@ TEST(Cli, EvalRoundTripFloatingBase) {
 }
 
 TEST(Cli, SynthWritesALoadableUrdf) {
-    const std::string out = temp_file("grid.urdf", "");
+    const test::TempFile urdf("grid.urdf", "");
+    const std::string out = urdf.str();
     ASSERT_EQ(test::run("synth grid 4 --seed 3 -o " + out).status, 0);
     const json j = run_json("info --json " + out);
     EXPECT_EQ(j["dof"], 16);

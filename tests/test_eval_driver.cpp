@@ -39,8 +39,8 @@ void expect_same(const json& a, const json& b, const std::string& path) {
 }
 
 void compare(const std::string& driver, const std::string& urdf, const std::string& flags, const json& state) {
-    const std::string file = (std::filesystem::temp_directory_path() / ("state_" + std::to_string(::getpid()) + ".json")).string();
-    std::ofstream(file) << state.dump();
+    const test::TempFile state_file("state.json", state.dump());
+    const std::string file = state_file.str();
     const json reference = json::parse(shell(std::string(RBDGEN_EXE) + " eval " + flags + " " + urdf + " --state " + file));
     const json generated = json::parse(shell(driver + " < " + file));
     expect_same(generated, reference, "");
@@ -65,8 +65,8 @@ TEST(EvalDriver, HumanoidMatchesRbdgenEval) {
 }
 
 TEST(EvalDriver, RejectsBadStateLikeRbdgenEval) {
-    const std::string file = (std::filesystem::temp_directory_path() / ("bad_" + std::to_string(::getpid()) + ".json")).string();
-    std::ofstream(file) << R"({"q": {"elbow": 1}})";
+    const test::TempFile state_file("bad.json", R"({"q": {"elbow": 1}})");
+    const std::string file = state_file.str();
     const int status = std::system((std::string(ARM_EVAL) + " < " + file + " > /dev/null 2>&1").c_str());
     EXPECT_EQ(WEXITSTATUS(status), 1);
 }

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -106,5 +107,21 @@ inline CommandResult run(const std::string& args) {
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
 }
+
+// A file in the system's temporary folder, named after the process, removed when it goes out of scope.
+class TempFile {
+public:
+    TempFile(const std::string& name, const std::string& text)
+        : path_(std::filesystem::temp_directory_path() / ("rbdgen_test_" + std::to_string(::getpid()) + "_" + name)) {
+        std::ofstream(path_) << text;
+    }
+    ~TempFile() { std::filesystem::remove(path_); }
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    std::string str() const { return path_.string(); }
+
+private:
+    std::filesystem::path path_;
+};
 
 }  // namespace rbdgen::test
