@@ -118,6 +118,8 @@ int main(int argc, char** argv) {
                     agreement += "| " + r.label + " | " + k + " | " + p.name + " | " +
                                  sci(disagreement(r, kernel(r.generated, k), kernel(p, k), k)) + " |\n";
     }
+    // Every peer's kernels twice: in a hot loop, and one call at a time after evicting the caches
+    // (what a controller sees when other work runs between its calls).
     for (const Robot& r : robots) {
         for (const Peer& p : peers[r.label]) {
             for (const char* k : kKernels) {
@@ -131,45 +133,48 @@ int main(int argc, char** argv) {
                         benchmark::ClobberMemory();
                     }
                 })->ComputeStatistics("min", minimum);
+                benchmark::RegisterBenchmark((r.label + "/" + k + "/" + p.name + "-cold").c_str(), [&r, call](benchmark::State& state) {
+                    Inputs in = random_inputs(r, 1);
+                    for (auto _ : state) {
+                        flush_caches();
+                        const auto t0 = std::chrono::steady_clock::now();
+                        call(in.q.data(), in.qd.data(), in.x.data(), in.g.data(), in.out.data());
+                        benchmark::DoNotOptimize(in.out.data());
+                        state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+                    }
+                })->UseManualTime()->Iterations(50)->ComputeStatistics("min", minimum);
             }
-        }
-        // Cold cache: one call after evicting everything, timed alone.
-        for (const char* k : kKernels) {
-            const Call& call = kernel(r.generated, k);
-            benchmark::RegisterBenchmark((r.label + "/" + k + "/rbdgen-cold").c_str(), [&r, call](benchmark::State& state) {
-                Inputs in = random_inputs(r, 1);
-                for (auto _ : state) {
-                    flush_caches();
-                    const auto t0 = std::chrono::steady_clock::now();
-                    call(in.q.data(), in.qd.data(), in.x.data(), in.g.data(), in.out.data());
-                    benchmark::DoNotOptimize(in.out.data());
-                    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-                }
-            })->UseManualTime()->Iterations(200)->ComputeStatistics("min", minimum);
         }
     }
     Collect collect;
     benchmark::RunSpecifiedBenchmarks(&collect);
 
+    // KDL's forward dynamics (ChainFdSolver_RNE) is the peer of both generated forward dynamics.
+    auto get = [&](const Robot& r, const std::string& k, const std::string& peer) {
+        const std::string key = peer.rfind("kdl", 0) == 0 && k == "fd_crba_ltdl" ? "aba" : k;
+        const auto it = collect.ns.find(r.label + "/" + key + "/" + peer);
+        return it == collect.ns.end() ? -1.0 : it->second;
+    };
+    auto cell = [](double v) { return v < 0 ? std::string("—") : fmt_ns(v); };
+    auto ratio = [](double a, double b) { return a < 0 || b < 0 ? std::string("—") : fmt_ns(a / b) + "×"; };
     std::string md;
     for (const Robot& r : robots) {
         md += "\n### " + r.label + " (NV " + std::to_string(r.nv) + (r.floating_base ? ", floating base" : "") + ")\n\n";
-        md += "| kernel | rbdgen ns | rbdgen cold-cache ns | rbdgen -march=native ns | reference ns | KDL ns | reference / rbdgen | KDL / rbdgen | KDL / rbdgen-native |\n";
-        md += "|---|---|---|---|---|---|---|---|---|\n";
-        for (const char* k : kKernels) {
-            auto get = [&](const std::string& peer) {
-                const auto it = collect.ns.find(r.label + "/" + k + "/" + peer);
-                return it == collect.ns.end() ? -1.0 : it->second;
-            };
-            const double g = get("rbdgen"), cold = get("rbdgen-cold"), native = get("rbdgen-native"), ref = get("reference"),
-                         kdl = get("kdl");
-            if (g < 0) continue;
-            md += "| " + std::string(k) + " | " + fmt_ns(g) + " | " + fmt_ns(cold) + " | " + fmt_ns(native) + " | " + fmt_ns(ref) + " | " +
-                  (kdl < 0 ? "—" : fmt_ns(kdl)) + " | " + fmt_ns(ref / g) + "× | " + (kdl < 0 ? "—" : fmt_ns(kdl / g) + "×") + " | " +
-                  (kdl < 0 ? "—" : fmt_ns(kdl / native) + "×") + " |\n";
+        for (const std::string cold : {"", "-cold"}) {
+            md += cold.empty() ? "Hot loop:\n\n" : "\nCold cache (one call after evicting the caches):\n\n";
+            md += "| kernel | rbdgen ns | rbdgen -march=native ns | reference ns | KDL ns | reference / rbdgen | KDL / rbdgen | "
+                  "KDL / rbdgen-native |\n|---|---|---|---|---|---|---|---|\n";
+            for (const char* k : kKernels) {
+                const double g = get(r, k, "rbdgen" + cold), native = get(r, k, "rbdgen-native" + cold), ref = get(r, k, "reference" + cold),
+                             kdl = r.serial ? get(r, k, "kdl" + cold) : -1.0;
+                if (g < 0) continue;
+                md += "| " + std::string(k) + " | " + cell(g) + " | " + cell(native) + " | " + cell(ref) + " | " + cell(kdl) + " | " +
+                      ratio(ref, g) + " | " + ratio(kdl, g) + " | " + ratio(kdl, native) + " |\n";
+            }
         }
     }
-    md += "\nKDL's forward dynamics is ChainFdSolver_RNE (listed under aba); its CRBA is ChainDynParam::JntToMass.\n";
+    md += "\nKDL's forward dynamics is ChainFdSolver_RNE (the peer of both aba and fd_crba_ltdl); its CRBA is "
+          "ChainDynParam::JntToMass.\n";
     md += "\nAgreement of each peer with the generated kernels at one random state (max |Δ| / max(1, |x|)):\n\n";
     md += "| robot | kernel | peer | disagreement |\n|---|---|---|---|\n" + agreement;
     md += "\nOperation counts of the generated kernels (divisions counted as multiplications):\n\n";
