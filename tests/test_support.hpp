@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "model/urdf_loader.hpp"
 
 namespace rbdgen::test {
