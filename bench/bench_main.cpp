@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
                         benchmark::DoNotOptimize(in.out.data());
                         state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
                     }
-                })->UseManualTime()->Iterations(50)->ComputeStatistics("min", minimum);
+                })->UseManualTime()->Iterations(50)->Repetitions(10)->ComputeStatistics("min", minimum);
             }
         }
     }

@@ -8,7 +8,7 @@ scripts/install-deps.sh
 cmake -S . -B build-bench -DRBDGEN_BUILD_BENCH=ON -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-bench --target rbdgen_bench -j"$(nproc)"
 tables=$(mktemp)
-build-bench/bench/rbdgen_bench --benchmark_repetitions=10 --benchmark_min_time=0.1 --benchmark_enable_random_interleaving=true --out="$tables" "$@" >&2
+build-bench/bench/rbdgen_bench --benchmark_repetitions=30 --benchmark_min_time=0.03 --benchmark_enable_random_interleaving=true --out="$tables" "$@" >&2
 {
   echo "# Benchmark results"
   echo
@@ -17,7 +17,7 @@ build-bench/bench/rbdgen_bench --benchmark_repetitions=10 --benchmark_min_time=0
   echo "- Machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores (a shared virtual machine: timings vary by 20% or more from run to run; all peers of a row ran in the same process, interleaved by Google Benchmark)"
   echo "- Compiler: $(g++ --version | head -1)"
   echo "- Flags: everything at \`-O2\`, portable (no \`-march=native\`): the generated kernels (\`COMPILE_OPTIONS -O2\`, the peers' flags; rbdgen_add_robot's own default is \`-Os\`), the reference implementation (Eigen, templated algorithms in double), and Debian's prebuilt KDL $(dpkg-query -W -f='${Version}' liborocos-kdl-dev 2>/dev/null). The \`-march=native\` column is the same generated kernels built with \`-O2 -march=native\` (this CPU: $(grep -o -w 'avx2\|fma\|avx512f' /proc/cpuinfo | sort -u | tr '\n' ' ')), called from the same process; KDL's side keeps Debian's flags (only plain arrays cross)."
-  echo "- Each time is the minimum of 10 repetitions (each the mean over its iterations), in ns per call, hot loop (same inputs every call); the repetitions of all benchmarks run in one random interleaved order, so that a slow spell of this shared machine (the same kernel runs up to 1.7x slower for seconds at a time) cannot cover all ten: other guests only ever add time, so the minimum is the steadiest estimate for every peer alike. The cold-cache tables time every peer's single calls after evicting the caches (64 MiB written), as a controller sees them when other work runs between its calls: the mean of 50 such calls, minimum over the repetitions."
+  echo "- Each hot-loop time is the minimum of 30 short repetitions (each the mean over its iterations, about 30 ms), in ns per call (same inputs every call); the repetitions of all benchmarks run in one random interleaved order, so that a slow spell of this shared machine (the same binary timed the same kernel at 299 and 593 ns minutes apart, KDL at 1765 and 3088 ns) cannot cover all thirty: other guests only ever add time, so the minimum is the steadiest estimate for every peer alike. The cold-cache tables time every peer's single calls after evicting the caches (64 MiB written), as a controller sees them when other work runs between its calls: the mean of 50 such calls, minimum over 10 repetitions."
   cat "$tables"
   echo
   echo "Machine code per kernel (bytes of .text, \`size\`, -O2):"
