@@ -2,6 +2,7 @@
 // inverse dynamics through the JSON format itself (base included).
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -107,6 +108,63 @@ TEST(Cli, SynthWritesALoadableUrdf) {
     const test::CommandResult again = test::run("synth grid 4 --seed 3");
     std::ifstream in(out);
     EXPECT_EQ(again.out, std::string(std::istreambuf_iterator<char>(in), {}));  // deterministic
+}
+
+// Every command answers --help with its options and what each does, and exits 0.
+TEST(Cli, EveryCommandHasHelp) {
+    const std::map<std::string, std::vector<std::string>> options = {
+        {"info", {"ROBOT.urdf", "--floating-base", "--strict-inertia", "--json"}},
+        {"eval", {"ROBOT.urdf", "--floating-base", "--strict-inertia", "--state STATE.json"}},
+        {"generate", {"ROBOT.urdf", "--floating-base", "--strict-inertia", "-o,--output DIR", "--name NAME",
+                      "--scalar double|float", "--kernels LIST", "--max-operations N", "--snap-tolerance T",
+                      "--trig-entry-points", "fd_crba_ltdl"}},
+        {"synth", {"TOPOLOGY", "SIZE", "--seed S", "-o,--output FILE"}}};
+    for (const auto& [command, expected] : options) {
+        const test::CommandResult r = test::run(command + " --help");
+        EXPECT_EQ(r.status, 0) << r.out;
+        for (const std::string& o : expected) EXPECT_NE(r.out.find(o), std::string::npos) << command << ": " << o << "\n" << r.out;
+    }
+    const test::CommandResult top = test::run("--help");
+    EXPECT_EQ(top.status, 0);
+    for (const char* command : {"info", "eval", "generate", "synth", "--version"})
+        EXPECT_NE(top.out.find(command), std::string::npos) << top.out;
+}
+
+// --version names the generator that made a firmware's kernels, as every generated file's banner does.
+TEST(Cli, VersionIsPrintedAndInEveryGeneratedBanner) {
+    const test::CommandResult r = test::run("--version");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, std::string("rbdgen ") + RBDGEN_VERSION + "\n");
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("rbdgen_version_" + std::to_string(::getpid()));
+    ASSERT_EQ(test::run("generate " + test::project_model("arm7.urdf") + " -o " + dir.string() + " --kernels rnea").status, 0);
+    for (const auto& file : std::filesystem::directory_iterator(dir)) {
+        if (file.path().filename() == "rbdgen_runtime.hpp" || file.path().extension() == ".json") continue;
+        std::ifstream in(file.path());
+        std::string first;
+        std::getline(in, first);
+        if (file.path().extension() == ".md") std::getline(in, first), std::getline(in, first);
+        EXPECT_NE(first.find(std::string("rbdgen ") + RBDGEN_VERSION + " from"), std::string::npos) << file.path() << ": " << first;
+    }
+    std::ifstream report(dir / "report.json");
+    EXPECT_EQ(json::parse(report)["generator_version"], RBDGEN_VERSION);
+    std::filesystem::remove_all(dir);
+}
+
+// Bad command lines keep their messages: the option, the command, and what is allowed.
+TEST(Cli, BadCommandLinesSayWhatIsWrong) {
+    const test::CommandResult unknown = test::run("generate " + test::project_model("arm7.urdf") + " -o /tmp/x --fast");
+    EXPECT_EQ(unknown.status, 1);
+    EXPECT_NE(unknown.out.find("rbdgen: error: rbdgen generate: unknown option '--fast'; options are"), std::string::npos) << unknown.out;
+    EXPECT_NE(unknown.out.find("--trig-entry-points"), std::string::npos) << unknown.out;
+    const test::CommandResult missing = test::run("eval " + test::project_model("arm7.urdf"));
+    EXPECT_EQ(missing.status, 1);
+    EXPECT_NE(missing.out.find("--state is required"), std::string::npos) << missing.out;
+    const test::CommandResult no_value = test::run("synth chain 3 --seed");
+    EXPECT_EQ(no_value.status, 1);
+    EXPECT_NE(no_value.out.find("--seed"), std::string::npos) << no_value.out;
+    const test::CommandResult command = test::run("frobnicate");
+    EXPECT_EQ(command.status, 2);
+    EXPECT_NE(command.out.find("unknown command 'frobnicate'"), std::string::npos) << command.out;
 }
 
 }  // namespace

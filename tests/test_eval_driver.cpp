@@ -64,6 +64,18 @@ TEST(EvalDriver, HumanoidMatchesRbdgenEval) {
     compare(HUMANOID_EVAL, test::project_model("humanoid30.urdf"), "--floating-base", state);
 }
 
+// Names written in ISO-8859-1 in the URDF: the user's STATE.json names the joints in UTF-8, and the
+// driver reads and prints them as rbdgen eval does.
+TEST(EvalDriver, Latin1NamedRobotMatchesRbdgenEval) {
+    const json state = {{"q", {{"rotation \u00e9paule", 0.4}, {"flexion du coude (\u00b0)", -1.0}}},
+                        {"v", {{"flexion du coude (\u00b0)", 0.3}}},
+                        {"tau", {{"rotation \u00e9paule", 2.0}}}};
+    compare(LATIN1_EVAL, std::string(RBDGEN_SOURCE_DIR) + "/tests/data/latin1_names.urdf", "", state);
+    const test::TempFile state_file("latin1_state.json", state.dump());
+    const json printed = json::parse(shell(std::string(LATIN1_EVAL) + " < " + state_file.str()));
+    EXPECT_EQ(printed["joints"], json::array({"rotation \u00e9paule", "flexion du coude (\u00b0)"}));
+}
+
 TEST(EvalDriver, RejectsBadStateLikeRbdgenEval) {
     const test::TempFile state_file("bad.json", R"({"q": {"elbow": 1}})");
     const std::string file = state_file.str();

@@ -1,20 +1,30 @@
-#include <algorithm>
+// The command line (CLI11) and what the commands share: the model arguments and their loading.
+#include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/state.hpp"
-#include "model/urdf_loader.hpp"
-#include <iostream>
+#include "model/error.hpp"
+
+#ifndef RBDGEN_VERSION
+#error "RBDGEN_VERSION is defined by the build (the project's version)"
+#endif
 
 namespace rbdgen {
 
-bool ParsedArgs::has(const std::string& name) const {
-    return std::any_of(options.begin(), options.end(), [&](const auto& o) { return o.first == name; });
+void add_model_args(CLI::App& command, ModelArgs& args) {
+    command.add_option("ROBOT.urdf", args.urdf, "the robot's URDF file")->required()->type_name("");
+    command.add_flag("--floating-base", args.options.floating_base,
+                     "add a 6-DoF joint between the world and the root link (legged robots, humanoids); its velocity "
+                     "is in base-body coordinates, its pose a position and a unit quaternion (x, y, z, w)");
+    command.add_flag("--strict-inertia", args.options.strict_inertia,
+                     "make an inertia whose principal moments violate the triangle inequality an error (by default "
+                     "a warning: its spatial inertia is still positive definite)");
 }
 
-std::string ParsedArgs::value(const std::string& name, const std::string& fallback) const {
-    for (const auto& [n, v] : options)
-        if (n == name) return v;
-    return fallback;
+Model load_model(const ModelArgs& args) {
+    Model model = load_urdf(args.urdf, args.options);
+    for (const std::string& w : model.warnings) std::cerr << "rbdgen: warning: " << w << "\n";
+    return model;
 }
 
 Layout model_layout(const Model& model) {
@@ -28,39 +38,53 @@ Layout model_layout(const Model& model) {
     return layout;
 }
 
-LoadOptions load_options(const ParsedArgs& args) {
-    return {args.has("--floating-base"), args.has("--strict-inertia")};
-}
+namespace {
 
-Model load_model(const std::string& path, const LoadOptions& options) {
-    Model model = load_urdf(path, options);
-    for (const std::string& w : model.warnings) std::cerr << "rbdgen: warning: " << w << "\n";
-    return model;
-}
-
-ParsedArgs parse_args(const std::string& command, const Args& args, const std::vector<std::string>& flags,
-                      const std::vector<std::string>& with_value) {
-    auto contains = [](const std::vector<std::string>& list, const std::string& s) {
-        return std::find(list.begin(), list.end(), s) != list.end();
-    };
-    ParsedArgs parsed;
-    for (size_t k = 0; k < args.size(); ++k) {
-        const std::string& a = args[k];
-        if (a.size() < 2 || a[0] != '-') {
-            parsed.positional.push_back(a);
-        } else if (contains(flags, a)) {
-            parsed.options.emplace_back(a, "");
-        } else if (contains(with_value, a)) {
-            if (k + 1 >= args.size()) throw Error("rbdgen " + command + ": option " + a + " needs a value");
-            parsed.options.emplace_back(a, args[++k]);
-        } else {
+// What went wrong on the command line, in the words rbdgen has always used for it.
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& e) {
+    const std::vector<CLI::App*> chosen = app.get_subcommands();
+    const CLI::App& command = chosen.empty() ? app : *chosen.front();
+    const std::string name = chosen.empty() ? "rbdgen" : "rbdgen " + command.get_name();
+    const std::string help = " (see " + name + " --help)";
+    if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+        for (const std::string& extra : command.remaining()) {
+            if (extra.size() < 2 || extra[0] != '-') return name + ": unexpected argument '" + extra + "'" + help;
             std::string known;
-            for (const auto& f : flags) known += " " + f;
-            for (const auto& f : with_value) known += " " + f;
-            throw Error("rbdgen " + command + ": unknown option '" + a + "'; options are" + known);
+            for (const CLI::Option* o : command.get_options())
+                if (!o->get_positional() && o->get_name() != "--help") known += " " + o->get_name(false, true);
+            return name + ": unknown option '" + extra + "'; options are" + known + help;
         }
     }
-    return parsed;
+    return name + ": " + e.what() + help;
+}
+
+}  // namespace
+
+int run_command_line(int argc, const char* const* argv) {
+    CLI::App app{"rbdgen " RBDGEN_VERSION ": a robot's URDF in, specialized straight-line C++ dynamics kernels out.",
+                 "rbdgen"};
+    app.set_version_flag("--version", "rbdgen " RBDGEN_VERSION, "print the generator's version and exit");
+    app.require_subcommand(1);
+    app.footer("Errors name the file, link, joint or key and what to change, and exit with status 1.\n"
+               "`rbdgen COMMAND --help` lists a command's options.");
+    add_info_command(app, std::cout);
+    add_eval_command(app, std::cout);
+    add_generate_command(app, std::cout);
+    add_synth_command(app, std::cout);
+    try {
+        app.parse(argc, argv);
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+        if (app.get_subcommands().empty()) {
+            const bool named = argc >= 2 && argv[1][0] != '-';
+            std::cerr << "rbdgen: " << (argc < 2 ? "no command given" : named ? "unknown command '" + std::string(argv[1]) + "'" : e.what())
+                      << "\n" << app.help();
+            return 2;
+        }
+        std::cerr << "rbdgen: error: " << parse_error_message(app, e) << "\n";
+        return 1;
+    }
 }
 
 }  // namespace rbdgen

@@ -1,45 +1,36 @@
-// The subcommands of `rbdgen`. Each takes its arguments after the subcommand name, writes its
-// result to `out`, and throws rbdgen::Error for anything the user can fix.
+// The subcommands of `rbdgen`, on CLI11. Each add_*_command registers its subcommand, its options
+// with what each does (`rbdgen COMMAND --help`), and the action, which writes its result to `out`
+// and throws rbdgen::Error for anything the user can fix.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <iosfwd>
 #include <string>
-#include <vector>
+
+#include "model/urdf_loader.hpp"
 
 namespace rbdgen {
 
-using Args = std::vector<std::string>;
+void add_info_command(CLI::App& app, std::ostream& out);
+void add_eval_command(CLI::App& app, std::ostream& out);
+void add_generate_command(CLI::App& app, std::ostream& out);
+void add_synth_command(CLI::App& app, std::ostream& out);
 
-int command_info(const Args& args, std::ostream& out);
-int command_eval(const Args& args, std::ostream& out);
-int command_synth(const Args& args, std::ostream& out);
-int command_generate(const Args& args, std::ostream& out);
-
-// Load the URDF and print the model's warnings (mimic joints, ...) on stderr.
-struct Model;
-struct LoadOptions;
-LoadOptions load_options(const struct ParsedArgs& args);
-Model load_model(const std::string& path, const LoadOptions& options);
-// Flags every command that reads a URDF accepts.
-inline const std::vector<std::string> model_flags = {"--floating-base", "--strict-inertia"};
-inline std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
-    a.insert(a.end(), b.begin(), b.end());
-    return a;
-}
+// ROBOT.urdf and the flags of every command that reads a URDF.
+struct ModelArgs {
+    std::string urdf;
+    LoadOptions options;
+};
+void add_model_args(CLI::App& command, ModelArgs& args);
+// Loads the URDF and prints the model's warnings (mimic joints, ...) on stderr.
+Model load_model(const ModelArgs& args);
 
 // The state layout of a model (joint names and coordinates), as STATE.json addresses them.
 struct Layout;
 Layout model_layout(const Model& model);
 
-// Options shared by the subcommands: positional arguments and --flags with or without a value.
-struct ParsedArgs {
-    std::vector<std::string> positional;
-    std::vector<std::pair<std::string, std::string>> options;  // (--name, value or "")
-    bool has(const std::string& name) const;
-    std::string value(const std::string& name, const std::string& fallback = "") const;
-};
-// `with_value` lists the options that take a value; any other option not in `flags` is an error.
-ParsedArgs parse_args(const std::string& command, const Args& args, const std::vector<std::string>& flags,
-                      const std::vector<std::string>& with_value);
+// The whole command line: `rbdgen` with its subcommands. run_command_line runs the chosen one and
+// returns the exit status: 0, 1 for an error the user can fix (message on stderr), 2 for no command.
+int run_command_line(int argc, const char* const* argv);
 
 }  // namespace rbdgen

@@ -26,16 +26,21 @@ EvalResults evaluate(const Model& model, const State& s) {
     return r;
 }
 
-int command_eval(const Args& args, std::ostream& out) {
-    const ParsedArgs a = parse_args("eval", args, model_flags, {"--state"});
-    if (a.positional.size() != 1 || !a.has("--state"))
-        throw Error("usage: rbdgen eval ROBOT.urdf [--floating-base] [--strict-inertia] --state STATE.json");
-    const Model model = load_model(a.positional[0], load_options(a));
-    const Layout layout = model_layout(model);
-    const EvalResults result = evaluate(model, read_state(layout, a.value("--state")));
-    if (!result.fd_error.empty()) std::cerr << "rbdgen: forward dynamics refused: " << result.fd_error << "\n";
-    out << eval_json(layout, result).dump(2) << "\n";
-    return 0;
+void add_eval_command(CLI::App& app, std::ostream& out) {
+    CLI::App* c = app.add_subcommand("eval", "run the reference algorithms (double) at one state and print JSON: "
+                                             "rnea, aba, fd_crba_ltdl, gravity, crba (format in README.md)");
+    auto args = std::make_shared<ModelArgs>();
+    auto state = std::make_shared<std::string>();
+    add_model_args(*c, *args);
+    c->add_option("--state", *state, "the state: STATE.json (joint positions, velocities, accelerations, torques, "
+                                     "gravity, floating base)")->required()->type_name("STATE.json");
+    c->callback([args, state, &out] {
+        const Model model = load_model(*args);
+        const Layout layout = model_layout(model);
+        const EvalResults result = evaluate(model, read_state(layout, *state));
+        if (!result.fd_error.empty()) std::cerr << "rbdgen: forward dynamics refused: " << result.fd_error << "\n";
+        out << eval_json(layout, result).dump(2) << "\n";
+    });
 }
 
 }  // namespace rbdgen

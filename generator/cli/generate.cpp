@@ -1,61 +1,91 @@
-// rbdgen generate ROBOT.urdf -o DIR [--name NAME] [--floating-base] [--scalar double|float]
-//                 [--kernels LIST]: the robot's straight-line kernels, header, drivers and report.
+// rbdgen generate ROBOT.urdf -o DIR [options]: the robot's straight-line kernels, header, drivers and report.
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "cli/commands.hpp"
 #include "emit/generate.hpp"
+#include "emit/kernel.hpp"
 #include "emit/names.hpp"
 #include "model/urdf_loader.hpp"
 
 namespace rbdgen {
 
-int command_generate(const Args& args, std::ostream& out) {
-    const ParsedArgs a = parse_args("generate", args, with(model_flags, {"--trig-entry-points"}), {"-o", "--name", "--scalar", "--kernels", "--max-operations", "--snap-tolerance"});
-    if (a.positional.size() != 1 || !a.has("-o"))
-        throw Error("usage: rbdgen generate ROBOT.urdf -o DIR [--name NAME] [--floating-base] [--scalar double|float] "
-                    "[--kernels k1,k2,...]");
-    const std::string path = a.positional[0];
-    const Model model = load_model(path, load_options(a));
-    std::ifstream in(path);
+namespace {
+
+struct GenerateArgs {
+    ModelArgs model;
+    std::string dir, name, scalar = "double", max_operations = "4000000", snap_tolerance = "1e-7";
+    std::vector<std::string> kernels;
+    bool trig_entry_points = false;
+};
+
+void generate(const GenerateArgs& a, const std::string& command_line, std::ostream& out) {
+    const Model model = load_model(a.model);
+    std::ifstream in(a.model.urdf);
     std::stringstream text;
     text << in.rdbuf();
 
     GenerateOptions o;
-    o.name = a.value("--name", sanitize_identifier(model.name));
-    o.scalar = a.value("--scalar", "double");
-    std::stringstream list(a.value("--kernels"));
-    for (std::string k; std::getline(list, k, ',');)
+    o.name = a.name.empty() ? sanitize_identifier(model.name) : a.name;
+    o.scalar = a.scalar;
+    for (const std::string& k : a.kernels)
         if (!k.empty()) o.kernels.push_back(k);
     try {
-        o.max_operations = std::stoi(a.value("--max-operations", "4000000"));
+        o.max_operations = std::stoi(a.max_operations);
     } catch (const std::exception&) {
         throw Error("--max-operations must be an integer");
     }
     try {
-        o.snap_tolerance = std::stod(a.value("--snap-tolerance", "1e-7"));
+        o.snap_tolerance = std::stod(a.snap_tolerance);
     } catch (const std::exception&) {
         throw Error("--snap-tolerance must be a number (0 disables snapping)");
     }
     if (!(o.snap_tolerance >= 0 && o.snap_tolerance <= 1e-3))
         throw Error("--snap-tolerance must be between 0 and 1e-3 (it snaps entries meant to be exactly 0 or 1)");
-    // The command line without -o DIR: where the files go does not change what they say.
-    o.command_line = "rbdgen generate";
-    for (size_t k = 0; k < args.size(); ++k) {
-        if (args[k] == "-o") ++k;
-        else o.command_line += " " + args[k];
-    }
+    o.command_line = command_line;
     o.urdf_text = text.str();
-    o.trig_entry_points = a.has("--trig-entry-points");
+    o.trig_entry_points = a.trig_entry_points;
     if (!forward_dynamics_refusal(model).empty())
         std::cerr << "rbdgen: warning: " << forward_dynamics_refusal(model)
                   << " (its forward-dynamics kernels return NaN)\n";
 
     const Files files = generate_sources(model, o);
-    write_atomically(a.value("-o"), files);
-    out << "rbdgen: wrote " << files.size() << " files for " << o.name << " to " << a.value("-o") << "\n";
-    return 0;
+    write_atomically(a.dir, files);
+    out << "rbdgen: wrote " << files.size() << " files for " << o.name << " to " << a.dir << "\n";
+}
+
+}  // namespace
+
+void add_generate_command(CLI::App& app, std::ostream& out) {
+    CLI::App* c = app.add_subcommand("generate", "write the robot's straight-line kernels, header, eval and bench "
+                                                 "drivers and report into DIR (or nothing, on any error)");
+    auto a = std::make_shared<GenerateArgs>();
+    add_model_args(*c, a->model);
+    c->add_option("-o,--output", a->dir, "the output folder DIR (created if absent)")->required()->type_name("DIR");
+    c->add_option("--name", a->name, "C++ identifier for the namespace, files and targets (default: the URDF's "
+                                     "robot name as an identifier)")->type_name("NAME");
+    c->add_option("--scalar", a->scalar, "the kernels' arithmetic: double (default) or float")->type_name("double|float");
+    std::string list;
+    for (const std::string& k : kernel_names()) list += (list.empty() ? "" : ",") + k;
+    c->add_option("--kernels", a->kernels, "comma-separated kernels to emit (default: all): " + list)->delimiter(',')->type_name("LIST");
+    c->add_option("--max-operations", a->max_operations,
+                  "refuse a kernel of more expression nodes than N, too large to be worth compiling (default 4000000)")->type_name("N");
+    c->add_option("--snap-tolerance", a->snap_tolerance,
+                  "snap rotation entries within T of 0 or +-1 to exact values, 0 to keep all (default 1e-7, at most 1e-3)")->type_name("T");
+    c->add_flag("--trig-entry-points", a->trig_entry_points,
+                "also emit <kernel>_sc(sin_q, cos_q, ...) taking sin and cos of q from the caller, and NAME::sincos");
+    c->callback([a, c, &out] {
+        // The banner's command line: what was asked, in one canonical order, without the output
+        // folder (where the files go does not change what they say).
+        std::string line = "rbdgen generate " + a->model.urdf;
+        for (const CLI::Option* o : c->get_options()) {
+            if (o->get_positional() || o->count() == 0 || o->get_name() == "--output" || o->get_name() == "--help") continue;
+            line += " " + o->get_name();
+            if (o->get_items_expected_min() != 0) line += " " + CLI::detail::join(o->results(), ",");
+        }
+        generate(*a, line, out);
+    });
 }
 
 }  // namespace rbdgen

@@ -12,10 +12,10 @@
 
 namespace rbdgen {
 
-int command_info(const Args& args, std::ostream& out) {
-    const ParsedArgs a = parse_args("info", args, with(model_flags, {"--json"}), {});
-    if (a.positional.size() != 1) throw Error("usage: rbdgen info ROBOT.urdf [--floating-base] [--strict-inertia] [--json]");
-    const Model model = load_model(a.positional[0], load_options(a));
+namespace {
+
+void info(const ModelArgs& args, bool json, std::ostream& out) {
+    const Model model = load_model(args);
 
     const std::vector<int> lambda = parent_array(model);
     const std::vector<int> lambda_e = expanded_parent(model);
@@ -29,7 +29,7 @@ int command_info(const Args& args, std::ostream& out) {
     const long nnz = jsim_nonzeros(lambda_e);
     const std::string pattern = draw_pattern(jsim_pattern(lambda_e));
 
-    if (a.has("--json")) {
+    if (json) {
         nlohmann::ordered_json j;
         j["robot"] = model.name;
         j["file"] = model.source;
@@ -54,7 +54,7 @@ int command_info(const Args& args, std::ostream& out) {
         j["jsim_pattern"] = rows;
         j["warnings"] = model.warnings;
         out << j.dump(2) << "\n";
-        return 0;
+        return;
     }
     out << fmt::format("robot {} ({})\n", model.name, model.source);
     out << fmt::format("  bodies            {} moving, root link '{}'{}\n", model.N(), model.root_link,
@@ -73,7 +73,18 @@ int command_info(const Args& args, std::ostream& out) {
     out << "\n  JSIM pattern (x nonzero, . branch-induced zero):\n";
     std::istringstream lines(pattern);
     for (std::string line; std::getline(lines, line);) out << "    " << line << "\n";
-    return 0;
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app, std::ostream& out) {
+    CLI::App* c = app.add_subcommand("info", "the model's structure: bodies, joints, DoF, tree depth, Featherstone's "
+                                             "D0, D1, D2, the joint-space inertia matrix's sparsity");
+    auto args = std::make_shared<ModelArgs>();
+    auto json = std::make_shared<bool>(false);
+    add_model_args(*c, *args);
+    c->add_flag("--json", *json, "print the same as one JSON object");
+    c->callback([args, json, &out] { info(*args, *json, out); });
 }
 
 }  // namespace rbdgen

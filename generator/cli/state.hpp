@@ -37,15 +37,14 @@ struct State {
 State parse_state(const Layout& layout, const nlohmann::json& json, const std::string& file);
 State read_state(const Layout& layout, const std::string& file);
 
-// Joint-space vector (size nv) as a JSON object keyed by joint name, floating joints under "base".
-nlohmann::ordered_json joint_vector_json(const Layout& layout, const VecX<double>& x);
-
 // The results `rbdgen eval` prints; a generated robot's eval driver fills the same from its kernels.
+// Joint-space vectors become objects keyed by joint name (a floating base under "base").
 struct EvalResults {
     std::optional<VecX<double>> rnea, aba, fd_crba_ltdl, gravity;
     std::optional<MatX<double>> crba;
     std::string fd_error;  // why forward dynamics is refused, if it is
 };
+// Throws rbdgen::Error naming the result and the joint where a value is not finite (overflow).
 nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& results);
 
 }  // namespace rbdgen

@@ -1,6 +1,7 @@
 #include "emit/emit_cpp.hpp"
 
 #include "emit/names.hpp"
+#include "model/error.hpp"
 
 #include <fmt/format.h>
 
@@ -11,6 +12,9 @@
 namespace rbdgen {
 
 std::string scalar_literal(double v, const std::string& scalar) {
+    if (!std::isfinite(scalar == "float" ? static_cast<float>(v) : v))
+        throw Error(fmt::format("a constant of the model, {:g}, does not fit in {}: check the model's masses, inertias "
+                                "and lengths{}", v, scalar, scalar == "float" ? ", or use --scalar double" : ""));
     std::string s = scalar == "float" ? fmt::format("{:.9g}", static_cast<float>(v)) : fmt::format("{:.17g}", v);
     if (s.find_first_of(".en") == std::string::npos) s += ".0";
     if (scalar == "float") s += "f";

@@ -1,4 +1,5 @@
 #include "model/urdf_loader.hpp"
+#include "model/xml_text.hpp"
 
 #include <console_bridge/console.h>
 #include <urdf_parser/urdf_parser.h>
@@ -136,7 +137,9 @@ struct Builder {
 
 }  // namespace
 
-Model load_urdf_string(const std::string& xml, const std::string& file, const LoadOptions& options) {
+Model load_urdf_string(const std::string& bytes, const std::string& file, const LoadOptions& options) {
+    const std::string xml = xml_to_utf8(bytes, file);
+    check_urdf_text(xml, file);
     CollectErrors errors;
     console_bridge::useOutputHandler(&errors);
     urdf::ModelInterfaceSharedPtr urdf = urdf::parseURDF(xml);

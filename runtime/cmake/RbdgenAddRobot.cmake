@@ -1,23 +1,57 @@
-# rbdgen_add_robot(NAME URDF <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [SCALAR double|float]
-#                  [KERNELS k1 k2 ...] [COMPILE_OPTIONS ...])
+# rbdgen_add_robot(NAME URDF <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [NO_DRIVERS]
+#                  [SCALAR double|float] [KERNELS k1 k2 ...] [COMPILE_OPTIONS ...])
 #
 # Generates the robot's kernels at build time (again whenever the URDF or the generator changes) and
 # builds three targets:
 #   NAME        static library of the generated kernels; include "NAME.hpp"
 #   NAME_eval   reads a STATE.json on stdin, prints the JSON of `rbdgen eval` from the kernels
 #   NAME_bench  times every kernel: "<kernel> <median> ns/call (min <min>)"
+# The two drivers are host programs: they are left out when cross-compiling (CMAKE_CROSSCOMPILING,
+# e.g. a firmware project with an arm-none-eabi toolchain file) or with NO_DRIVERS; the generator
+# always runs on the build host. Everything built here (the kernels, the drivers and the eval
+# driver's STATE.json reader) is compiled in the calling project with its own flags, so a project
+# built with -march=native, or for another target, links nothing that was compiled for another.
 # The generated sources go to ${CMAKE_CURRENT_BINARY_DIR}/rbdgen/NAME. COMPILE_OPTIONS replace the
 # kernels' default -Os: for straight-line kernels it gave 5-7% less machine code than -O2 and ran as
 # fast or faster (g++ 12, x86-64, interleaved runs: arm7 RNEA 294 -> 278 ns, ABA 689 -> 646 ns, CRBA
 # equal; humanoid RNEA 1224 -> 1161 ns, CRBA 1607 -> 1550 ns, ABA 3006 -> 2850 ns).
 #
-# Needs the rbdgen generator target and rbdgen::state (the eval driver's JSON reading and writing):
-# find_package(rbdgen) or add_subdirectory of rbdgen provides both.
+# Needs the rbdgen generator (find_package(rbdgen) or add_subdirectory of rbdgen) and, for the eval
+# driver only, Eigen3 and nlohmann_json (Debian: libeigen3-dev, nlohmann-json3-dev).
+
+# Where the eval driver's STATE.json reader lives: rbdgen's source tree, or an installed prefix
+# (set by rbdgenConfig.cmake before it includes this file).
+if(NOT RBDGEN_STATE_SOURCE)
+  get_filename_component(RBDGEN_STATE_SOURCE "${CMAKE_CURRENT_LIST_DIR}/../../generator/cli/state.cpp" ABSOLUTE)
+  get_filename_component(RBDGEN_STATE_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/../../generator" ABSOLUTE)
+endif()
+
+# The STATE.json reader of every eval driver, built once in the calling project with its flags: it
+# passes Eigen types to the driver, whose layout and alignment depend on those flags.
+function(_rbdgen_eval_state_library)
+  if(TARGET rbdgen_eval_state)
+    return()
+  endif()
+  if(NOT TARGET Eigen3::Eigen)
+    find_package(Eigen3 NO_MODULE)
+  endif()
+  if(NOT TARGET nlohmann_json::nlohmann_json)
+    find_package(nlohmann_json)
+  endif()
+  if(NOT TARGET Eigen3::Eigen OR NOT TARGET nlohmann_json::nlohmann_json)
+    message(FATAL_ERROR "rbdgen_add_robot: the eval drivers need Eigen3 and nlohmann_json (Debian: libeigen3-dev, "
+                        "nlohmann-json3-dev); install them, or pass NO_DRIVERS to build the kernels alone")
+  endif()
+  add_library(rbdgen_eval_state STATIC EXCLUDE_FROM_ALL "${RBDGEN_STATE_SOURCE}")
+  target_include_directories(rbdgen_eval_state PUBLIC "${RBDGEN_STATE_INCLUDE_DIR}")
+  target_compile_features(rbdgen_eval_state PUBLIC cxx_std_17)
+  target_link_libraries(rbdgen_eval_state PUBLIC Eigen3::Eigen nlohmann_json::nlohmann_json)
+endfunction()
 
 set(RBDGEN_ALL_KERNELS fk rnea gravity crba ltdl ltdl_solve fd_crba_ltdl aba jacobians)
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS" "URDF;SCALAR" "KERNELS;COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS" "URDF;SCALAR" "KERNELS;COMPILE_OPTIONS" ${ARGN})
   if(NOT R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's URDF file with URDF <file>")
   endif()
@@ -81,8 +115,13 @@ function(rbdgen_add_robot NAME)
   endif()
   target_compile_options(${NAME} PRIVATE ${R_COMPILE_OPTIONS})
 
+  # Host programs: not for a cross-compiled (firmware) project. Their sources are still generated.
+  if(R_NO_DRIVERS OR CMAKE_CROSSCOMPILING)
+    return()
+  endif()
+  _rbdgen_eval_state_library()
   add_executable(${NAME}_eval "${out}/${NAME}_eval.cpp")
-  target_link_libraries(${NAME}_eval PRIVATE ${NAME} rbdgen::state)
+  target_link_libraries(${NAME}_eval PRIVATE ${NAME} rbdgen_eval_state)
   add_executable(${NAME}_bench "${out}/${NAME}_bench.cpp")
   target_link_libraries(${NAME}_bench PRIVATE ${NAME})
 endfunction()

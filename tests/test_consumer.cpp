@@ -1,0 +1,210 @@
+// rbdgen as users build with it: a project of theirs that finds the installed rbdgen and calls
+// rbdgen_add_robot, configured and built by CMake the way they would, then run.
+//   - a firmware project cross-compiled with an arm-none-eabi toolchain file builds whole;
+//   - a host project built with -march=native, and one with portable flags, get eval drivers that
+//     print what `rbdgen eval` prints;
+//   - editing one robot's URDF regenerates and recompiles that robot only, with the expected change.
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+namespace rbdgen {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Shell {
+    int status;
+    std::string out;
+};
+Shell shell(const std::string& command) {
+    Shell r{0, ""};
+    FILE* p = popen((command + " 2>&1").c_str(), "r");
+    std::array<char, 4096> buf;
+    while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
+    const int status = pclose(p);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+void write(const fs::path& path, const std::string& text) {
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+}
+
+// A folder with rbdgen installed into prefix/ (cmake --install of this build), removed at the end.
+class Consumer : public ::testing::Test {
+protected:
+    fs::path root = fs::temp_directory_path() / ("rbdgen_consumer_" + std::to_string(::getpid()) + "_" +
+                                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::path prefix = root / "prefix";
+    void SetUp() override {
+        fs::remove_all(root);
+        const Shell install = shell("cmake --install " + std::string(RBDGEN_BINARY_DIR) + " --prefix " + prefix.string());
+        ASSERT_EQ(install.status, 0) << install.out;
+    }
+    void TearDown() override {
+        if (!HasFailure()) fs::remove_all(root);
+    }
+    // Configures and builds the project in `dir` into dir/build with extra cmake arguments.
+    Shell build(const fs::path& dir, const std::string& configure_args = "") {
+        const Shell configure = shell("cmake -S " + dir.string() + " -B " + (dir / "build").string() +
+                                      " -DCMAKE_PREFIX_PATH=" + prefix.string() + " " + configure_args);
+        if (configure.status != 0) return configure;
+        return shell("cmake --build " + (dir / "build").string() + " -j2");
+    }
+};
+
+json eval_with(const std::string& command, const std::string& state_file) {
+    const Shell r = shell(command + " < " + state_file);
+    EXPECT_EQ(r.status, 0) << command << "\n" << r.out;
+    return json::parse(r.out.substr(r.out.find('{')));
+}
+
+void expect_same_numbers(const json& a, const json& b, const std::string& path) {
+    ASSERT_EQ(a.type(), b.type()) << path;
+    if (a.is_number()) {
+        EXPECT_NEAR(a.get<double>(), b.get<double>(), 1e-12 * std::max(1.0, std::abs(b.get<double>()))) << path;
+    } else if (a.is_structured()) {
+        ASSERT_EQ(a.size(), b.size()) << path;
+        for (auto it = b.begin(); it != b.end(); ++it) {
+            if (b.is_object()) expect_same_numbers(a.at(it.key()), it.value(), path + "." + it.key());
+        }
+        if (a.is_array())
+            for (size_t i = 0; i < a.size(); ++i) expect_same_numbers(a[i], b[i], path + "[" + std::to_string(i) + "]");
+    } else {
+        EXPECT_EQ(a, b) << path;
+    }
+}
+
+TEST_F(Consumer, CrossCompiledFirmwareProjectBuildsWhole) {
+    if (shell("command -v arm-none-eabi-g++").status != 0)
+        GTEST_SKIP() << "arm-none-eabi-g++ is not installed (Debian gcc-arm-none-eabi; scripts/install-deps.sh installs it)";
+    // A toolchain file as firmware projects write them (Cortex-M4F, hard float, bare metal).
+    write(root / "cortex_m4f.cmake", R"(
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR arm)
+set(CMAKE_C_COMPILER arm-none-eabi-gcc)
+set(CMAKE_CXX_COMPILER arm-none-eabi-g++)
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+set(CMAKE_CXX_FLAGS_INIT "-mcpu=cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard -mthumb -fno-exceptions -fno-rtti")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "--specs=nosys.specs")
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+)");
+    const fs::path project = root / "firmware";
+    write(project / "CMakeLists.txt", R"(
+cmake_minimum_required(VERSION 3.20)
+project(firmware CXX)
+find_package(rbdgen REQUIRED NO_CMAKE_FIND_ROOT_PATH)  # a host install: not under the target's root
+rbdgen_add_robot(arm URDF )" + test::project_model("arm7.urdf") + R"( SCALAR float KERNELS rnea aba)
+add_executable(firmware.elf main.cpp)
+target_link_libraries(firmware.elf PRIVATE arm)
+)");
+    write(project / "main.cpp", R"(
+#include "arm.hpp"
+// Bare metal: the kernels run on static buffers; the result leaves through a volatile.
+volatile float sink;
+int main() {
+    static arm::Scalar q[arm::NQ], qd[arm::NV], qdd[arm::NV], tau[arm::NV], back[arm::NV];
+    static const arm::Scalar gravity[3] = {0, 0, -9.81f};
+    q[1] = 0.5f;
+    arm::rnea(q, qd, qdd, gravity, tau);
+    arm::aba(q, qd, tau, gravity, back);
+    sink = tau[1] + back[1];
+    return 0;
+}
+)");
+    const Shell built = build(project, "-DCMAKE_TOOLCHAIN_FILE=" + (root / "cortex_m4f.cmake").string() +
+                                           " -DCMAKE_BUILD_TYPE=MinSizeRel");
+    ASSERT_EQ(built.status, 0) << built.out;
+    const fs::path elf = project / "build" / "firmware.elf";
+    ASSERT_TRUE(fs::exists(elf));
+    EXPECT_FALSE(fs::exists(project / "build" / "arm_eval")) << "a host driver was built for the target";
+    // An ARM executable holding both kernels.
+    const Shell header = shell("arm-none-eabi-readelf -h " + elf.string());
+    EXPECT_NE(header.out.find("ARM"), std::string::npos) << header.out;
+    EXPECT_NE(header.out.find("EXEC"), std::string::npos) << header.out;
+    const Shell symbols = shell("arm-none-eabi-nm -C " + elf.string());
+    EXPECT_NE(symbols.out.find("arm::rnea("), std::string::npos) << symbols.out;
+    EXPECT_NE(symbols.out.find("arm::aba("), std::string::npos) << symbols.out;
+}
+
+TEST_F(Consumer, EvalDriverWorksWhateverTheProjectsFlags) {
+    const fs::path project = root / "host";
+    write(project / "CMakeLists.txt", R"(
+cmake_minimum_required(VERSION 3.20)
+project(host CXX)
+find_package(rbdgen REQUIRED)
+rbdgen_add_robot(arm URDF )" + test::project_model("arm7.urdf") + R"( KERNELS rnea gravity crba COMPILE_OPTIONS -O1)
+)");
+    const std::string state = test::project_model("arm7_state.json");
+    const json reference =
+        eval_with(prefix.string() + "/bin/rbdgen eval " + test::project_model("arm7.urdf") + " --state " + state, "/dev/null");
+    for (const std::string flags : {"-march=native", "-O2"}) {
+        SCOPED_TRACE(flags);
+        fs::remove_all(project / "build");
+        const Shell built = build(project, "-DCMAKE_BUILD_TYPE=Release \"-DCMAKE_CXX_FLAGS=" + flags + "\"");
+        ASSERT_EQ(built.status, 0) << built.out;
+        const json generated = eval_with((project / "build" / "arm_eval").string(), state);
+        for (const char* result : {"rnea", "gravity", "crba"}) expect_same_numbers(generated[result], reference[result], result);
+    }
+}
+
+// A two-link planar arm (both joints about y): at q = 0, link2's centre of mass sits 0.7 m from
+// joint1 and 0.2 m from joint2 along x, so adding Δm to link2 adds -Δm·g·(0.7, 0.2) to the gravity
+// torques (the torque that holds a point mass against gravity along -z).
+std::string planar_arm(double link2_mass) {
+    return R"(<robot name="planar">
+  <link name="base"/>
+  <link name="link1"><inertial><origin xyz="0.3 0 0"/><mass value="1.5"/><inertia ixx="0.01" iyy="0.02" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="link2"><inertial><origin xyz="0.2 0 0"/><mass value=")" +
+           std::to_string(link2_mass) + R"("/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="joint1" type="revolute"><parent link="base"/><child link="link1"/><axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="1"/></joint>
+  <joint name="joint2" type="revolute"><parent link="link1"/><child link="link2"/><origin xyz="0.5 0 0"/><axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="1"/></joint>
+</robot>
+)";
+}
+
+TEST_F(Consumer, EditingOneUrdfRegeneratesAndRecompilesThatRobotOnly) {
+    const fs::path project = root / "two_robots";
+    write(project / "planar.urdf", planar_arm(2.0));
+    write(project / "CMakeLists.txt", R"(
+cmake_minimum_required(VERSION 3.20)
+project(two_robots CXX)
+find_package(rbdgen REQUIRED)
+rbdgen_add_robot(planar URDF planar.urdf KERNELS rnea gravity COMPILE_OPTIONS -O0)
+rbdgen_add_robot(arm URDF )" + test::project_model("arm7.urdf") + R"( KERNELS rnea gravity COMPILE_OPTIONS -O0)
+)");
+    ASSERT_EQ(build(project, "-DCMAKE_BUILD_TYPE=Debug").status, 0);
+    const fs::path build_dir = project / "build";
+    write(root / "state.json", R"({"q": {}})");
+    const json before = eval_with((build_dir / "planar_eval").string(), (root / "state.json").string());
+    const fs::path arm_kernel = build_dir / "rbdgen" / "arm" / "arm_rnea.cpp", arm_library = build_dir / "libarm.a";
+    const auto arm_kernel_time = fs::last_write_time(arm_kernel), arm_library_time = fs::last_write_time(arm_library);
+
+    ::sleep(1);  // timestamps of the edit and of the first build must differ
+    const double delta = 0.75;
+    write(project / "planar.urdf", planar_arm(2.0 + delta));
+    const Shell rebuilt = shell("cmake --build " + build_dir.string() + " -j2");
+    ASSERT_EQ(rebuilt.status, 0) << rebuilt.out;
+    EXPECT_NE(rebuilt.out.find("rbdgen: generating planar"), std::string::npos) << rebuilt.out;
+    EXPECT_EQ(rebuilt.out.find("rbdgen: generating arm"), std::string::npos) << rebuilt.out;
+    EXPECT_EQ(rebuilt.out.find("arm_rnea.cpp.o"), std::string::npos) << rebuilt.out;
+    EXPECT_EQ(fs::last_write_time(arm_kernel), arm_kernel_time);
+    EXPECT_EQ(fs::last_write_time(arm_library), arm_library_time);
+
+    const json after = eval_with((build_dir / "planar_eval").string(), (root / "state.json").string());
+    const double g = 9.81;
+    EXPECT_NEAR(after["gravity"]["joint1"].get<double>() - before["gravity"]["joint1"].get<double>(), -delta * g * 0.7, 1e-12);
+    EXPECT_NEAR(after["gravity"]["joint2"].get<double>() - before["gravity"]["joint2"].get<double>(), -delta * g * 0.2, 1e-12);
+    EXPECT_NEAR(after["rnea"]["joint2"].get<double>() - before["rnea"]["joint2"].get<double>(), -delta * g * 0.2, 1e-12);
+}
+
+}  // namespace
+}  // namespace rbdgen
