@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "emit/kernel.hpp"
 #include "test_support.hpp"
 
 namespace rbdgen {
@@ -128,6 +129,15 @@ TEST(Cli, EveryCommandHasHelp) {
     EXPECT_EQ(top.status, 0);
     for (const char* command : {"info", "eval", "generate", "synth", "--version"})
         EXPECT_NE(top.out.find(command), std::string::npos) << top.out;
+}
+
+// The kernel list has one source, the kernel specs: rbdgen_add_robot's list (read from them by CMake)
+// and `rbdgen generate --help` say the same.
+TEST(Cli, KernelListsComeFromTheSpecs) {
+    std::string names;
+    for (const std::string& k : kernel_names()) names += (names.empty() ? "" : ",") + k;
+    EXPECT_EQ(names, RBDGEN_KERNELS_CMAKE);
+    EXPECT_NE(test::run("generate --help").out.find(names), std::string::npos);
 }
 
 // --version names the generator that made a firmware's kernels, as every generated file's banner does.

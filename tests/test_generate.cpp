@@ -92,11 +92,11 @@ TEST(LtdlCost, EqualsFeatherstoneTable1OnTable2Topologies) {
             SCOPED_TRACE(topology + " " + std::to_string(m));
             const Model model = load_urdf_string(synthetic_urdf(synthetic_tree(topology, m), 1), topology);
             const CostQuantities c = cost_quantities(expanded_parent(model));
-            const sym::OpCounts f = trace_kernel(model, "ltdl").ops();
+            const sym::OpCounts f = trace_kernel(model, kernel_spec("ltdl")).ops();
             EXPECT_EQ(f.div, c.D1);
             EXPECT_EQ(f.mul, c.D2);
             EXPECT_EQ(f.add, c.D2);
-            const sym::OpCounts s = trace_kernel(model, "ltdl_solve").ops();
+            const sym::OpCounts s = trace_kernel(model, kernel_spec("ltdl_solve")).ops();
             EXPECT_EQ(s.div, model.nv);
             EXPECT_EQ(s.mul, 2 * c.D1);
             EXPECT_EQ(s.add, 2 * c.D1);
@@ -106,10 +106,10 @@ TEST(LtdlCost, EqualsFeatherstoneTable1OnTable2Topologies) {
 
 TEST(LtdlCost, HumanoidOfSection6) {
     const Model model = load_urdf(test::project_model("humanoid30.urdf"), {.floating_base = true});
-    const sym::OpCounts f = trace_kernel(model, "ltdl").ops();
+    const sym::OpCounts f = trace_kernel(model, kernel_spec("ltdl")).ops();
     EXPECT_EQ(f.mul + f.div, 1258);  // "1258m + 1039a counting div as m"
     EXPECT_EQ(f.add, 1039);
-    const sym::OpCounts s = trace_kernel(model, "ltdl_solve").ops();
+    const sym::OpCounts s = trace_kernel(model, kernel_spec("ltdl_solve")).ops();
     EXPECT_EQ(s.mul + s.div, 468);  // "468m + 438a per vector"
     EXPECT_EQ(s.add, 438);
 }

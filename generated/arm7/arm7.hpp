@@ -75,18 +75,18 @@ void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT grav
 
 // Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
-//   H[49] (out): joint-space inertia matrix, row-major
+//   H[7 x 7] (out): joint-space inertia matrix, row-major
 // 418 add, 482 mul, 0 div, 0 sqrt, 6 sin, 6 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
 
 // Sparse LTDL factorization H = L^T D L (Featherstone App. A): LD holds L below the diagonal and D on it (row-major NV x NV, zero above). Reads only H's lower triangle.
-//   H[49]: joint-space inertia matrix, row-major
-//   LD[49] (out): L (unit diagonal implied) and D, row-major
+//   H[7 x 7, lower]: joint-space inertia matrix, row-major (lower triangle read)
+//   LD[7 x 7, lower] (out): L (unit diagonal implied) and D, row-major
 // 56 add, 56 mul, 21 div, 0 sqrt, 0 sin, 0 cos
 void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept;
 
 // One back-substitution with the LTDL factors: x = H^-1 b = L^-1 D^-1 L^-T b.
-//   LD[49]: output of ltdl
+//   LD[7 x 7, lower]: output of ltdl
 //   b[7]: right-hand side
 //   x[7] (out): solution
 // 42 add, 42 mul, 7 div, 0 sqrt, 0 sin, 0 cos
@@ -103,7 +103,7 @@ void aba(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, cons
 
 // Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
-//   J[42] (out): 6 x NV, row-major, [angular; linear] about the world origin
+//   J[6 x 7] (out): 6 x NV, row-major, [angular; linear] about the world origin
 // 124 add, 199 mul, 0 div, 0 sqrt, 6 sin, 6 cos
 void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;
 

@@ -43,23 +43,58 @@ template <class F> void report(const char* name, F f) {
 
 int main() {
     std::mt19937_64 rng(1);
-    std::vector<Scalar> q = random_array(rng, arm7::NQ), qd = random_array(rng, arm7::NV),
-                        qdd = random_array(rng, arm7::NV), tau = random_array(rng, arm7::NV),
-                        gravity = {Scalar(0), Scalar(0), Scalar(-9.81)}, b = random_array(rng, arm7::NV);
+    std::vector<Scalar> in_q = random_array(rng, arm7::NQ), in_qd = random_array(rng, arm7::NV),
+                        in_qdd = random_array(rng, arm7::NV), in_tau = random_array(rng, arm7::NV),
+                        in_gravity = {Scalar(0), Scalar(0), Scalar(-9.81)};
     for (const auto& j : arm7::joints)
-        if (j.floating) q[j.q_index + 3] = q[j.q_index + 4] = q[j.q_index + 5] = Scalar(0), q[j.q_index + 6] = Scalar(1);
-    std::vector<Scalar> out(arm7::NB * 6 * arm7::NV + 12 * arm7::NB), H(arm7::NV * arm7::NV), LD(arm7::NV * arm7::NV);
-    arm7::crba(q.data(), H.data());
-    arm7::ltdl(H.data(), LD.data());
-
-    report("fk", [&] { arm7::fk(q.data(), out.data()); });
-    report("rnea", [&] { arm7::rnea(q.data(), qd.data(), qdd.data(), gravity.data(), out.data()); });
-    report("gravity", [&] { arm7::gravity(q.data(), gravity.data(), out.data()); });
-    report("crba", [&] { arm7::crba(q.data(), out.data()); });
-    report("ltdl", [&] { arm7::ltdl(H.data(), out.data()); });
-    report("ltdl_solve", [&] { arm7::ltdl_solve(LD.data(), b.data(), out.data()); });
-    report("aba", [&] { arm7::aba(q.data(), qd.data(), tau.data(), gravity.data(), out.data()); });
-    report("jacobians", [&] { arm7::jacobians(q.data(), out.data()); });
+        if (j.floating) in_q[j.q_index + 3] = in_q[j.q_index + 4] = in_q[j.q_index + 5] = Scalar(0), in_q[j.q_index + 6] = Scalar(1);
+    // Each kernel on its own buffers; inputs no state gives come from the kernel that makes them.
+    {
+        std::vector<Scalar> k_fk_pose(84);
+        report("fk", [&] { arm7::fk(in_q.data(), k_fk_pose.data()); });
+    }
+    {
+        std::vector<Scalar> k_rnea_tau(7);
+        report("rnea", [&] { arm7::rnea(in_q.data(), in_qd.data(), in_qdd.data(), in_gravity.data(), k_rnea_tau.data()); });
+    }
+    {
+        std::vector<Scalar> k_gravity_g(7);
+        report("gravity", [&] { arm7::gravity(in_q.data(), in_gravity.data(), k_gravity_g.data()); });
+    }
+    {
+        std::vector<Scalar> k_crba_H(49);
+        report("crba", [&] { arm7::crba(in_q.data(), k_crba_H.data()); });
+    }
+    {
+        std::vector<Scalar> k_ltdl_H(49);
+        std::vector<Scalar> k_crba_H(49);
+        arm7::crba(in_q.data(), k_crba_H.data());
+        k_ltdl_H = k_crba_H;
+        std::vector<Scalar> k_ltdl_LD(49);
+        report("ltdl", [&] { arm7::ltdl(k_ltdl_H.data(), k_ltdl_LD.data()); });
+    }
+    {
+        std::vector<Scalar> k_ltdl_solve_LD(49);
+        std::vector<Scalar> k_ltdl_H(49);
+        std::vector<Scalar> k_crba_H(49);
+        arm7::crba(in_q.data(), k_crba_H.data());
+        k_ltdl_H = k_crba_H;
+        std::vector<Scalar> k_ltdl_LD(49);
+        arm7::ltdl(k_ltdl_H.data(), k_ltdl_LD.data());
+        k_ltdl_solve_LD = k_ltdl_LD;
+        std::vector<Scalar> k_ltdl_solve_b(7);
+        k_ltdl_solve_b = random_array(rng, 7);
+        std::vector<Scalar> k_ltdl_solve_x(7);
+        report("ltdl_solve", [&] { arm7::ltdl_solve(k_ltdl_solve_LD.data(), k_ltdl_solve_b.data(), k_ltdl_solve_x.data()); });
+    }
+    {
+        std::vector<Scalar> k_aba_qdd(7);
+        report("aba", [&] { arm7::aba(in_q.data(), in_qd.data(), in_tau.data(), in_gravity.data(), k_aba_qdd.data()); });
+    }
+    {
+        std::vector<Scalar> k_jacobians_J(42);
+        report("jacobians", [&] { arm7::jacobians(in_q.data(), k_jacobians_J.data()); });
+    }
 
     return 0;
 }

@@ -14,12 +14,10 @@
 namespace {
 using Scalar = arm7::Scalar;
 
-std::vector<Scalar> to_scalar(const Eigen::VectorXd& x) { return std::vector<Scalar>(x.data(), x.data() + x.size()); }
-Eigen::VectorXd to_double(const std::vector<Scalar>& x) {
-    Eigen::VectorXd d(x.size());
-    for (size_t i = 0; i < x.size(); ++i) d[i] = static_cast<double>(x[i]);
-    return d;
+template <class V> std::vector<Scalar> to_scalar(const V& x) {
+    return std::vector<Scalar>(x.data(), x.data() + x.size());
 }
+std::vector<double> to_double(const std::vector<Scalar>& x) { return std::vector<double>(x.begin(), x.end()); }
 }  // namespace
 
 int main() {
@@ -37,19 +35,30 @@ int main() {
             throw rbdgen::Error(std::string("<stdin>: not valid JSON (") + e.what() + ")");
         }
         const rbdgen::State s = rbdgen::parse_state(layout, json, "<stdin>");
-        const std::vector<Scalar> q = to_scalar(s.q), qd = to_scalar(s.v), qdd = to_scalar(s.a), tau = to_scalar(s.tau),
-                                  gravity = to_scalar(s.gravity);
-        std::vector<Scalar> out(arm7::NV), H(arm7::NV * arm7::NV);
+        const std::vector<Scalar> in_q = to_scalar(s.q), in_qd = to_scalar(s.v), in_qdd = to_scalar(s.a),
+                                  in_tau = to_scalar(s.tau), in_gravity = to_scalar(s.gravity);
         rbdgen::EvalResults r;
         r.fd_error = arm7::fd_refusal;
-        arm7::rnea(q.data(), qd.data(), qdd.data(), gravity.data(), out.data());
-        r.rnea = Eigen::VectorXd(to_double(out).head(arm7::NV));
-        arm7::gravity(q.data(), gravity.data(), out.data());
-        r.gravity = Eigen::VectorXd(to_double(out).head(arm7::NV));
-        arm7::crba(q.data(), H.data());
-        r.crba = Eigen::Map<const Eigen::Matrix<double, -1, -1, Eigen::RowMajor>>(to_double(H).data(), arm7::NV, arm7::NV);
-        arm7::aba(q.data(), qd.data(), tau.data(), gravity.data(), out.data());
-        r.aba = Eigen::VectorXd(to_double(out).head(arm7::NV));
+        {
+            std::vector<Scalar> k_rnea_tau(7);
+            arm7::rnea(in_q.data(), in_qd.data(), in_qdd.data(), in_gravity.data(), k_rnea_tau.data());
+            r.results.push_back({"rnea", rbdgen::EvalResult::Form::JointVector, to_double(k_rnea_tau)});
+        }
+        {
+            std::vector<Scalar> k_gravity_g(7);
+            arm7::gravity(in_q.data(), in_gravity.data(), k_gravity_g.data());
+            r.results.push_back({"gravity", rbdgen::EvalResult::Form::JointVector, to_double(k_gravity_g)});
+        }
+        {
+            std::vector<Scalar> k_crba_H(49);
+            arm7::crba(in_q.data(), k_crba_H.data());
+            r.results.push_back({"crba", rbdgen::EvalResult::Form::JointMatrix, to_double(k_crba_H)});
+        }
+        if (r.fd_error.empty()) {
+            std::vector<Scalar> k_aba_qdd(7);
+            arm7::aba(in_q.data(), in_qd.data(), in_tau.data(), in_gravity.data(), k_aba_qdd.data());
+            r.results.push_back({"aba", rbdgen::EvalResult::Form::JointVector, to_double(k_aba_qdd)});
+        }
 
         if (!r.fd_error.empty()) std::cerr << "arm7_eval: forward dynamics refused: " << r.fd_error << "\n";
         std::cout << rbdgen::eval_json(layout, r).dump(2) << "\n";

@@ -91,18 +91,18 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
 
 // Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).
 //   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
-//   H[324] (out): joint-space inertia matrix, row-major
+//   H[18 x 18] (out): joint-space inertia matrix, row-major
 // 844 add, 888 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
 
 // Sparse LTDL factorization H = L^T D L (Featherstone App. A): LD holds L below the diagonal and D on it (row-major NV x NV, zero above). Reads only H's lower triangle.
-//   H[324]: joint-space inertia matrix, row-major
-//   LD[324] (out): L (unit diagonal implied) and D, row-major
+//   H[18 x 18, lower]: joint-space inertia matrix, row-major (lower triangle read)
+//   LD[18 x 18, lower] (out): L (unit diagonal implied) and D, row-major
 // 375 add, 375 mul, 99 div, 0 sqrt, 0 sin, 0 cos
 void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept;
 
 // One back-substitution with the LTDL factors: x = H^-1 b = L^-1 D^-1 L^-T b.
-//   LD[324]: output of ltdl
+//   LD[18 x 18, lower]: output of ltdl
 //   b[18]: right-hand side
 //   x[18] (out): solution
 // 198 add, 198 mul, 18 div, 0 sqrt, 0 sin, 0 cos
@@ -110,7 +110,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
 
 // Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.
 //   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
-//   J[108] (out): 6 x NV, row-major, [angular; linear] about the world origin
+//   J[6 x 18] (out): 6 x NV, row-major, [angular; linear] about the world origin
 // 278 add, 444 mul, 0 div, 0 sqrt, 8 sin, 8 cos
 void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;
 

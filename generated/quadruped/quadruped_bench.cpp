@@ -43,21 +43,50 @@ template <class F> void report(const char* name, F f) {
 
 int main() {
     std::mt19937_64 rng(1);
-    std::vector<Scalar> q = random_array(rng, quadruped::NQ), qd = random_array(rng, quadruped::NV),
-                        qdd = random_array(rng, quadruped::NV), tau = random_array(rng, quadruped::NV),
-                        gravity = {Scalar(0), Scalar(0), Scalar(-9.81)}, b = random_array(rng, quadruped::NV);
+    std::vector<Scalar> in_q = random_array(rng, quadruped::NQ), in_qd = random_array(rng, quadruped::NV),
+                        in_qdd = random_array(rng, quadruped::NV), in_tau = random_array(rng, quadruped::NV),
+                        in_gravity = {Scalar(0), Scalar(0), Scalar(-9.81)};
     for (const auto& j : quadruped::joints)
-        if (j.floating) q[j.q_index + 3] = q[j.q_index + 4] = q[j.q_index + 5] = Scalar(0), q[j.q_index + 6] = Scalar(1);
-    std::vector<Scalar> out(quadruped::NB * 6 * quadruped::NV + 12 * quadruped::NB), H(quadruped::NV * quadruped::NV), LD(quadruped::NV * quadruped::NV);
-    quadruped::crba(q.data(), H.data());
-    quadruped::ltdl(H.data(), LD.data());
-
-    report("fk", [&] { quadruped::fk(q.data(), out.data()); });
-    report("rnea", [&] { quadruped::rnea(q.data(), qd.data(), qdd.data(), gravity.data(), out.data()); });
-    report("crba", [&] { quadruped::crba(q.data(), out.data()); });
-    report("ltdl", [&] { quadruped::ltdl(H.data(), out.data()); });
-    report("ltdl_solve", [&] { quadruped::ltdl_solve(LD.data(), b.data(), out.data()); });
-    report("jacobians", [&] { quadruped::jacobians(q.data(), out.data()); });
+        if (j.floating) in_q[j.q_index + 3] = in_q[j.q_index + 4] = in_q[j.q_index + 5] = Scalar(0), in_q[j.q_index + 6] = Scalar(1);
+    // Each kernel on its own buffers; inputs no state gives come from the kernel that makes them.
+    {
+        std::vector<Scalar> k_fk_pose(156);
+        report("fk", [&] { quadruped::fk(in_q.data(), k_fk_pose.data()); });
+    }
+    {
+        std::vector<Scalar> k_rnea_tau(18);
+        report("rnea", [&] { quadruped::rnea(in_q.data(), in_qd.data(), in_qdd.data(), in_gravity.data(), k_rnea_tau.data()); });
+    }
+    {
+        std::vector<Scalar> k_crba_H(324);
+        report("crba", [&] { quadruped::crba(in_q.data(), k_crba_H.data()); });
+    }
+    {
+        std::vector<Scalar> k_ltdl_H(324);
+        std::vector<Scalar> k_crba_H(324);
+        quadruped::crba(in_q.data(), k_crba_H.data());
+        k_ltdl_H = k_crba_H;
+        std::vector<Scalar> k_ltdl_LD(324);
+        report("ltdl", [&] { quadruped::ltdl(k_ltdl_H.data(), k_ltdl_LD.data()); });
+    }
+    {
+        std::vector<Scalar> k_ltdl_solve_LD(324);
+        std::vector<Scalar> k_ltdl_H(324);
+        std::vector<Scalar> k_crba_H(324);
+        quadruped::crba(in_q.data(), k_crba_H.data());
+        k_ltdl_H = k_crba_H;
+        std::vector<Scalar> k_ltdl_LD(324);
+        quadruped::ltdl(k_ltdl_H.data(), k_ltdl_LD.data());
+        k_ltdl_solve_LD = k_ltdl_LD;
+        std::vector<Scalar> k_ltdl_solve_b(18);
+        k_ltdl_solve_b = random_array(rng, 18);
+        std::vector<Scalar> k_ltdl_solve_x(18);
+        report("ltdl_solve", [&] { quadruped::ltdl_solve(k_ltdl_solve_LD.data(), k_ltdl_solve_b.data(), k_ltdl_solve_x.data()); });
+    }
+    {
+        std::vector<Scalar> k_jacobians_J(108);
+        report("jacobians", [&] { quadruped::jacobians(in_q.data(), k_jacobians_J.data()); });
+    }
 
     return 0;
 }

@@ -3,32 +3,53 @@
 #include <nlohmann/json.hpp>
 #include <iostream>
 
-#include "algorithms/aba.hpp"
-#include "algorithms/crba.hpp"
-#include "algorithms/fd_crba_ltdl.hpp"
 #include "algorithms/rnea.hpp"
+#include "emit/kernel.hpp"
 #include "cli/commands.hpp"
 #include "cli/state.hpp"
 #include "model/urdf_loader.hpp"
 
 namespace rbdgen {
 
+namespace {
+
+VecX<double> state_array(const State& s, StateField field) {
+    switch (field) {
+        case StateField::Q: return s.q;
+        case StateField::V: return s.v;
+        case StateField::A: return s.a;
+        case StateField::Tau: return s.tau;
+        case StateField::Gravity: return s.gravity;
+        case StateField::None: break;
+    }
+    throw std::logic_error("a kernel input that no state gives");
+}
+
+}  // namespace
+
+// Every kernel a state gives the inputs of (KernelSpec::evaluated), by the reference algorithms.
 EvalResults evaluate(const Model& model, const State& s) {
     EvalResults r;
-    r.rnea = rnea<double>(model, s.q, s.v, s.a, s.gravity);
     r.fd_error = forward_dynamics_refusal(model);
-    if (r.fd_error.empty()) {
-        r.aba = aba<double>(model, s.q, s.v, s.tau, s.gravity);
-        r.fd_crba_ltdl = fd_crba_ltdl<double>(model, s.q, s.v, s.tau, s.gravity);
+    for (const KernelSpec& k : kernel_specs()) {
+        if (!k.evaluated() || (k.forward_dynamics && !r.fd_error.empty())) continue;
+        Arrays<double> in;
+        for (const ArraySpec& a : k.inputs) in.push_back(state_array(s, a.state));
+        const Arrays<double> out = k.reference(model, in);
+        for (size_t o = 0; o < k.outputs.size(); ++o) {
+            if (k.outputs[o].json == JsonForm::None) continue;
+            r.results.push_back({k.result_name(o),
+                                 k.outputs[o].json == JsonForm::JointVector ? EvalResult::Form::JointVector
+                                                                            : EvalResult::Form::JointMatrix,
+                                 std::vector<double>(out[o].data(), out[o].data() + out[o].size())});
+        }
     }
-    r.gravity = gravity_vector<double>(model, s.q, s.gravity);
-    r.crba = crba<double>(model, s.q);
     return r;
 }
 
 void add_eval_command(CLI::App& app, std::ostream& out) {
-    CLI::App* c = app.add_subcommand("eval", "run the reference algorithms (double) at one state and print JSON: "
-                                             "rnea, aba, fd_crba_ltdl, gravity, crba (format in README.md)");
+    CLI::App* c = app.add_subcommand("eval", "run the reference algorithms (double) at one state and print JSON: every "
+                                             "kernel a state gives the inputs of (format in README.md)");
     auto args = std::make_shared<ModelArgs>();
     auto state = std::make_shared<std::string>();
     add_model_args(*c, *args);

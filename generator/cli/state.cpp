@@ -113,18 +113,30 @@ void check_finite(const Layout& layout, double x, const std::string& result, con
                 "(<inertial>, <origin>) and the state's values");
 }
 
-nlohmann::ordered_json joint_vector_json(const Layout& layout, const VecX<double>& x, const std::string& result) {
+nlohmann::ordered_json joint_vector_json(const Layout& layout, const std::vector<double>& x, const std::string& result) {
     nlohmann::ordered_json out = nlohmann::ordered_json::object();
     for (const JointLayout& j : layout.joints) {
         if (j.floating) {
             for (int k = 0; k < 6; ++k) check_finite(layout, x[j.v_index + k], result, "the floating base");
-            out["base"] = std::vector<double>(x.data() + j.v_index, x.data() + j.v_index + 6);
+            out["base"] = std::vector<double>(x.begin() + j.v_index, x.begin() + j.v_index + 6);
         } else {
             check_finite(layout, x[j.v_index], result, "joint '" + j.name + "'");
             out[j.name] = x[j.v_index];
         }
     }
     return out;
+}
+
+nlohmann::ordered_json joint_matrix_json(const Layout& layout, const std::vector<double>& x, const std::string& result) {
+    const int n = layout.nv;
+    nlohmann::ordered_json matrix = nlohmann::ordered_json::array();
+    for (int row = 0; row < n; ++row) {
+        for (int col = 0; col < n; ++col)
+            check_finite(layout, x[row * n + col], result,
+                         "entry (" + layout.dof_names[row] + ", " + layout.dof_names[col] + ")");
+        matrix.push_back(std::vector<double>(x.begin() + row * n, x.begin() + (row + 1) * n));
+    }
+    return {{"order", layout.dof_names}, {"matrix", matrix}};
 }
 
 }  // namespace
@@ -134,21 +146,12 @@ nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& r) {
     std::vector<std::string> names;
     for (const JointLayout& joint : layout.joints) names.push_back(joint.name);
     j["joints"] = names;
-    if (r.rnea) j["rnea"] = joint_vector_json(layout, *r.rnea, "inverse dynamics (rnea)");
-    if (r.aba) j["aba"] = joint_vector_json(layout, *r.aba, "forward dynamics (aba)");
-    if (r.fd_crba_ltdl) j["fd_crba_ltdl"] = joint_vector_json(layout, *r.fd_crba_ltdl, "forward dynamics (fd_crba_ltdl)");
-    if (!r.fd_error.empty()) j["fd_error"] = r.fd_error;
-    if (r.gravity) j["gravity"] = joint_vector_json(layout, *r.gravity, "the gravity vector");
-    if (r.crba) {
-        nlohmann::ordered_json matrix = nlohmann::ordered_json::array();
-        for (int row = 0; row < r.crba->rows(); ++row) {
-            for (int col = 0; col < r.crba->cols(); ++col)
-                check_finite(layout, (*r.crba)(row, col), "the joint-space inertia matrix (crba)",
-                             "entry (" + layout.dof_names[row] + ", " + layout.dof_names[col] + ")");
-            matrix.push_back(std::vector<double>(r.crba->row(row).begin(), r.crba->row(row).end()));
-        }
-        j["crba"] = {{"order", layout.dof_names}, {"matrix", matrix}};
+    for (const EvalResult& result : r.results) {
+        const std::string what = "the result of kernel " + result.name;
+        j[result.name] = result.form == EvalResult::Form::JointVector ? joint_vector_json(layout, result.values, what)
+                                                                      : joint_matrix_json(layout, result.values, what);
     }
+    if (!r.fd_error.empty()) j["fd_error"] = r.fd_error;
     return j;
 }
 

@@ -38,10 +38,17 @@ State parse_state(const Layout& layout, const nlohmann::json& json, const std::s
 State read_state(const Layout& layout, const std::string& file);
 
 // The results `rbdgen eval` prints; a generated robot's eval driver fills the same from its kernels.
-// Joint-space vectors become objects keyed by joint name (a floating base under "base").
+// Each is a kernel's output (kernel specs, emit/kernel.hpp), in the kernels' order: a joint-space
+// vector becomes an object keyed by joint name (a floating base under "base"), the NV x NV matrix
+// {"order": [row names], "matrix": [[...], ...]}.
+struct EvalResult {
+    enum class Form { JointVector, JointMatrix };
+    std::string name;  // the kernel's (or "kernel.output" for a kernel of several printed outputs)
+    Form form = Form::JointVector;
+    std::vector<double> values;  // NV, or NV x NV row-major
+};
 struct EvalResults {
-    std::optional<VecX<double>> rnea, aba, fd_crba_ltdl, gravity;
-    std::optional<MatX<double>> crba;
+    std::vector<EvalResult> results;
     std::string fd_error;  // why forward dynamics is refused, if it is
 };
 // Throws rbdgen::Error naming the result and the joint where a value is not finite (overflow).

@@ -1,6 +1,10 @@
-// A kernel: one traced algorithm with its inputs and outputs, ready to emit as a C++ function.
+// A kernel's description (KernelSpec) and its trace (Kernel). Everything the generator emits for a
+// kernel derives from its spec: the declaration and its docs in the robot header, the eval and bench
+// drivers, the report, `rbdgen generate --help`'s kernel list and rbdgen_add_robot's. Adding a kind
+// of kernel is adding an entry to kernel_specs() (emit/kernel_specs.cpp) and its algorithm.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,26 +14,79 @@
 
 namespace rbdgen {
 
-struct KernelArray {
+// How an array's elements are laid out.
+enum class ArrayLayout {
+    Vector,         // rows x 1
+    RowMajor,       // rows x cols, row by row
+    LowerRowMajor,  // rows x cols, row by row; only the lower triangle (j <= i) is read or meaningful
+};
+
+// What an eval driver (and `rbdgen eval`) fills an input with, from STATE.json; None: the kernel
+// takes something a state does not give, and is not in eval's output.
+enum class StateField { None, Q, V, A, Tau, Gravity };
+
+// How `rbdgen eval` prints an output: by joint name (NV entries), as the NV x NV matrix with the
+// names of its rows, or not at all.
+enum class JsonForm { None, JointVector, JointMatrix };
+
+struct ArraySpec {
     std::string name;  // a C++ identifier we choose (q, qd, tau, H, ...), never from the URDF
-    int size = 0;
     std::string doc;
+    std::function<int(const Model&)> rows;
+    std::function<int(const Model&)> cols;  // empty: a vector (one column)
+    ArrayLayout layout = ArrayLayout::Vector;
+    StateField state = StateField::None;  // inputs
+    bool angles = false;                  // input q: the `_sc` entry point takes its sines and cosines instead
+    std::string produced_by;              // input: the kernel whose output of this name the bench driver feeds it
+    JsonForm json = JsonForm::None;       // outputs
+    int n_rows(const Model& m) const { return rows(m); }
+    int n_cols(const Model& m) const { return cols ? cols(m) : 1; }
+    int size(const Model& m) const { return n_rows(m) * n_cols(m); }
+};
+
+template <class S> using Arrays = std::vector<VecX<S>>;  // a kernel's arrays, each flattened by its layout
+
+struct KernelSpec {
+    std::string name;  // a C++ identifier: the function's name
+    std::string doc;
+    std::vector<ArraySpec> inputs, outputs;
+    // Forward dynamics is undefined when H is singular (a joint moving only massless links): the
+    // kernel is then emitted returning NaN, and eval leaves it out naming why.
+    bool forward_dynamics = false;
+    // The algorithm on the two scalars: the reference (double) and the tracer (symbolic).
+    std::function<Arrays<double>(const Model&, const Arrays<double>&)> reference;
+    std::function<Arrays<sym::Expr>(const Model&, const Arrays<sym::Expr>&)> trace;
+    // Eval prints it when a state gives all its inputs and it has a printable output.
+    bool evaluated() const;
+    // The key of output `o` in eval's JSON: the kernel's name, or "kernel.output" when it prints several.
+    std::string result_name(size_t o) const;
+};
+
+// Every kernel, in the order they are emitted and reported.
+const std::vector<KernelSpec>& kernel_specs();
+// The spec of `name`; throws rbdgen::Error listing the kernels when there is none.
+const KernelSpec& kernel_spec(const std::string& name);
+std::vector<std::string> kernel_names();
+
+// An array of a traced kernel: the spec's, sized for the model.
+struct KernelArray {
+    std::string name, doc;
+    int rows = 0, cols = 1;
+    ArrayLayout layout = ArrayLayout::Vector;
+    int size() const { return rows * cols; }
 };
 
 struct Kernel {
-    std::string name;  // fk, rnea, gravity, crba, ltdl, ltdl_solve, fd_crba_ltdl, aba, jacobians
-    std::string doc;
+    const KernelSpec* spec = nullptr;
+    std::string name, doc;
     std::unique_ptr<sym::Graph> graph = std::make_unique<sym::Graph>();
-    std::vector<KernelArray> inputs;
-    KernelArray output;
-    std::vector<int> output_nodes;  // graph node of each output element
-    sym::OpCounts ops() const { return graph->count(output_nodes); }
+    std::vector<KernelArray> inputs, outputs;
+    std::vector<std::vector<int>> output_nodes;  // graph node of each element of each output
+    std::vector<int> all_output_nodes() const;
+    sym::OpCounts ops() const { return graph->count(all_output_nodes()); }
 };
 
-// The kernel names, in the order they are emitted and reported.
-const std::vector<std::string>& kernel_names();
-
 // Trace one kernel of the model (which must already be in the generator's internal frames).
-Kernel trace_kernel(const Model& model, const std::string& name, int max_nodes = sym::Graph::default_max_nodes);
+Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes = sym::Graph::default_max_nodes);
 
 }  // namespace rbdgen

@@ -43,7 +43,10 @@ size_t Graph::KeyHash::operator()(const std::tuple<int, int, int, std::uint64_t>
 }
 
 int Graph::intern(const Node& n) {
-    const auto key = std::make_tuple(static_cast<int>(n.op), n.a, n.b, n.op == Op::Const ? bits(n.value) : std::uint64_t(n.input + 1));
+    const std::uint64_t payload = n.op == Op::Const ? bits(n.value)
+                                  : n.op == Op::Input ? (std::uint64_t(std::uint32_t(n.array)) << 32) | std::uint32_t(n.index)
+                                                      : 0;
+    const auto key = std::make_tuple(static_cast<int>(n.op), n.a, n.b, payload);
     const auto [it, inserted] = index_.try_emplace(key, size());
     if (inserted) {
         if (size() >= max_nodes) {
@@ -61,11 +64,11 @@ int Graph::constant(double v) {
     return intern(n);
 }
 
-int Graph::input(const std::string& name) {
-    for (size_t k = 0; k < input_names_.size(); ++k)
-        if (input_names_[k] == name) return intern(Node{Op::Input, -1, -1, 0, static_cast<int>(k)});
-    input_names_.push_back(name);
-    return intern(Node{Op::Input, -1, -1, 0, static_cast<int>(input_names_.size() - 1)});
+int Graph::input(int array, int index) {
+    Node n{Op::Input};
+    n.array = array;
+    n.index = index;
+    return intern(n);
 }
 
 // Build op(a, b), simplifying as we go: constant arithmetic, identities, and signs pulled outward

@@ -18,7 +18,7 @@ struct Node {
     Op op;
     int a = -1, b = -1;   // operands (node ids)
     double value = 0;     // Const
-    int input = -1;       // Input: index into Graph::input_names
+    int array = -1, index = -1;  // Input: element `index` of the kernel's input array number `array`
 };
 
 // Operation counts, subtractions and negations counted as additions (Featherstone's convention).
@@ -35,12 +35,11 @@ public:
     int max_nodes = default_max_nodes;
 
     int constant(double v);
-    int input(const std::string& name);
+    int input(int array, int index);
     int make(Op op, int a, int b = -1);
 
     const Node& node(int id) const { return nodes_[id]; }
     int size() const { return static_cast<int>(nodes_.size()); }
-    const std::vector<std::string>& input_names() const { return input_names_; }
 
     // A readable name for a node (the first one given wins), used by the emitter for its variable.
     void name(int id, const std::string& label) { labels_.try_emplace(id, label); }
@@ -57,7 +56,6 @@ public:
 private:
     int intern(const Node& n);
     std::vector<Node> nodes_;
-    std::vector<std::string> input_names_;
     std::unordered_map<int, std::string> labels_;
     struct KeyHash {
         size_t operator()(const std::tuple<int, int, int, std::uint64_t>& k) const;
@@ -87,7 +85,7 @@ public:
         e.id_ = id;
         return e;
     }
-    static Expr input(const std::string& name) { return from_id(current().input(name)); }
+    static Expr input(int array, int index) { return from_id(current().input(array, index)); }
     int id() const { return id_; }
 
     Expr& operator+=(const Expr& o) { return *this = *this + o; }

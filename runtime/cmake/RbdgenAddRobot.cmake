@@ -48,7 +48,8 @@ function(_rbdgen_eval_state_library)
   target_link_libraries(rbdgen_eval_state PUBLIC Eigen3::Eigen nlohmann_json::nlohmann_json)
 endfunction()
 
-set(RBDGEN_ALL_KERNELS fk rnea gravity crba ltdl ltdl_solve fd_crba_ltdl aba jacobians)
+# RBDGEN_KERNELS: the generator's kernels, read from its kernel specs (rbdgen's generator/CMakeLists.txt,
+# or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
   cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS" "URDF;SCALAR" "KERNELS;COMPILE_OPTIONS" ${ARGN})
@@ -63,11 +64,11 @@ function(rbdgen_add_robot NAME)
     set(R_SCALAR double)
   endif()
   if(NOT R_KERNELS)
-    set(R_KERNELS ${RBDGEN_ALL_KERNELS})
+    set(R_KERNELS ${RBDGEN_KERNELS})
   endif()
   foreach(k ${R_KERNELS})
-    if(NOT k IN_LIST RBDGEN_ALL_KERNELS)
-      message(FATAL_ERROR "rbdgen_add_robot(${NAME}): unknown kernel '${k}'; the kernels are ${RBDGEN_ALL_KERNELS}")
+    if(NOT k IN_LIST RBDGEN_KERNELS)
+      message(FATAL_ERROR "rbdgen_add_robot(${NAME}): unknown kernel '${k}'; the kernels are ${RBDGEN_KERNELS}")
     endif()
   endforeach()
 

@@ -9,7 +9,7 @@
 
 #include "generated/reference.hpp"
 #include "model/frames.hpp"
-#include "model/snap.hpp"
+#include "model/prepare.hpp"
 #include "model/urdf_loader.hpp"
 #include ROBOT_HEADER
 
@@ -48,12 +48,10 @@ class Generated : public ::testing::Test {
 protected:
     void SetUp() override {
         if (!std::filesystem::exists(ROBOT_URDF)) GTEST_SKIP() << ROBOT_URDF << " is absent: robot not tested";
-        // The generator snaps near-exact constants (model/snap.hpp) and re-chooses body frames
-        // (model/frames.hpp) before tracing; the reference gets the same model, so that this
-        // compares the tracer and emitter alone (test_frames checks those two steps).
-        Model urdf = load_urdf(ROBOT_URDF, {.floating_base = ROBOT_FLOATING});
-        snap_near_exact_constants(urdf);
-        model = choose_internal_frames(urdf).model;
+        // The reference runs on the model the generator traces (model/prepare.hpp: snapped, in
+        // internal frames), so that this compares the tracer and emitter alone (test_frames checks
+        // those two steps).
+        model = prepare_model(load_urdf(ROBOT_URDF, {.floating_base = ROBOT_FLOATING})).model;
         ASSERT_EQ(model.nq, robot::NQ);
         ASSERT_EQ(model.nv, robot::NV);
         ASSERT_EQ(model.N(), robot::NB);
@@ -107,6 +105,18 @@ TEST_F(Generated, Gravity) {
         draw();
         robot::gravity(to_scalar(q).data(), to_scalar(g).data(), out.data());
         check(out, flat(reference::gravity(model, q, g)));
+    }
+}
+
+// nle was added by its kernel spec alone (emit/kernel_specs.cpp): C(q, qd) qd + g = RNEA(q, qd, 0),
+// and, by a second formulation, RNEA(q, qd, qdd) - H(q) qdd with H from CRBA.
+TEST_F(Generated, NonlinearEffects) {
+    std::vector<Scalar> out(robot::NV);
+    FOR_STATES {
+        draw();
+        robot::nle(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(g).data(), out.data());
+        check(out, flat(reference::rnea(model, q, qd, VecX<double>::Zero(model.nv), g)));
+        check(out, flat(reference::rnea(model, q, qd, qdd, g) - reference::crba(model, q) * qdd));
     }
 }
 
