@@ -17,9 +17,14 @@ template <class S> Subspace<S> motion_subspace(const Joint& joint) {
     return s;
 }
 
+// What ABA computes for each body, for a caller that wants more than q̈ (the kernels name them).
+template <class S> struct AbaBodies {
+    std::vector<Vec6<S>> v, p_a, a;  // velocity, the bias force passed to the parent, acceleration
+};
+
 template <class S>
 VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& tau, const Vec3<S>& gravity,
-            const std::vector<Vec6<S>>* f_ext = nullptr) {
+            const std::vector<Vec6<S>>* f_ext = nullptr, AbaBodies<S>* bodies = nullptr) {
     const int N = model.N();
     std::vector<ScrewChain<S>> X(N);
     std::vector<Vec6<S>> v(N), c(N), p_A(N), a(N);
@@ -30,15 +35,15 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         const Vec6<S> vJ = motion<S>(b.joint, qd.data() + b.v_index);
         v[i] = b.lambda < 0 ? vJ : Vec6<S>(X[i].apply(v[b.lambda]) + vJ);
         c[i] = crm<S>(v[i], vJ);
-        name_spatial(v[i], "v", b.name);
         const RigidBodyInertia<S> I = b.I.cast<S>();
         I_A[i] = I.matrix();
         p_A[i] = crf<S>(v[i], I * v[i]);
         if (f_ext) p_A[i] -= (*f_ext)[i];
     }
+    std::vector<Vec6<S>> p_a_of(N);
     auto accumulate_articulated = [&](int i, const Mat6<S>& I_a, const Vec6<S>& p_a) {
         const Body& b = model.bodies[i];
-        name_spatial(p_a, "pa", b.name);
+        p_a_of[i] = p_a;
         I_A[b.lambda] += X[i].articulated_in_parent(I_a);
         p_A[b.lambda] += X[i].transpose_apply(p_a);
     };
@@ -92,8 +97,8 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
                                        : D_solve(i, u[i] - U[i].transpose() * a_prime);
         qdd.segment(b.v_index, n_i) = qdd_i;
         a[i] = a_prime + motion<S>(b.joint, qdd_i.data());
-        name_spatial(a[i], "a", b.name);
     }
+    if (bodies) *bodies = {v, p_a_of, a};
     return qdd;
 }
 

@@ -37,7 +37,6 @@ Kinematics<S> forward_kinematics(const Model& model, const VecX<S>& q, const Vec
             k.v[i] = k.X_up[i].apply(k.v[p]) + vJ;                             // eq. (2)
             k.a[i] = k.X_up[i].apply(k.a[p]) + aJ + crm<S>(k.v[i], vJ);         // eq. (3a)
         }
-        name_spatial(k.v[i], "v", b.name);
     }
     return k;
 }

@@ -38,9 +38,15 @@ template <class S> Vec3<S> vect_W_J(const Mat3<S>& W, const Mat3<S>& J) {
     return N;
 }
 
+// What RNEA computes for each body, for a caller that wants more than τ (the kernels name them).
+template <class S> struct RneaBodies {
+    std::vector<Vec3<S>> omega, accel;  // ω, and ä the classical acceleration of the origin (gravity included)
+    std::vector<Vec6<S>> f;             // the force the body's joint transmits, about its origin
+};
+
 template <class S>
 VecX<S> rnea(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd, const Vec3<S>& gravity,
-             const std::vector<Vec6<S>>* f_ext = nullptr) {
+             const std::vector<Vec6<S>>* f_ext = nullptr, RneaBodies<S>* bodies = nullptr) {
     const int N = model.N();
     std::vector<ScrewChain<S>> X(N);
     std::vector<Vec3<S>> w(N), wd(N), add(N);
@@ -60,7 +66,6 @@ VecX<S> rnea(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX
         wd[i] = Ewd + ang(aJ) + w[i].cross(ang(vJ));
         add[i] = X[i].rotate(add_p) + lin(aJ) + (Ew + w[i]).cross(lin(vJ));
         W[i] = angular_acceleration_tensor<S>(w[i], wd[i]);
-        name_spatial(spatial<S>(w[i], add[i]), "a", b.name);
         const RigidBodyInertia<S> I = b.I.cast<S>();
         const Mat3<S> J = (b.I.Ibar.trace() / 2 * Mat3<double>::Identity() - b.I.Ibar).cast<S>();
         const Vec3<S> N_w = vect_W_J<S>(W[i], J);  // Ī ω̇ + ω × Ī ω
@@ -70,10 +75,10 @@ VecX<S> rnea(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX
     VecX<S> tau(model.nv);
     for (int i = N - 1; i >= 0; --i) {
         const Body& b = model.bodies[i];
-        name_spatial(f[i], "f", b.name);
         project<S>(b.joint, f[i], tau.data() + b.v_index);              // eq. (3τ)
         if (b.lambda >= 0) f[b.lambda] += X[i].transpose_apply(f[i]);     // Σ ⁱX_j* f_j
     }
+    if (bodies) *bodies = {w, add, f};
     return tau;
 }
 

@@ -2,6 +2,7 @@
 // dynamics; an entry only wires an algorithm of generator/algorithms/ to arrays, once for both
 // scalars (the same generic lambda is the reference and the tracer).
 #include <algorithm>
+#include <type_traits>
 
 #include "algorithms/aba.hpp"
 #include "algorithms/crba.hpp"
@@ -56,6 +57,33 @@ template <class S> MatX<S> from_row_major(const VecX<S>& v, int n, bool lower_on
 }
 template <class S> Vec3<S> vec3(const VecX<S>& v) { return Vec3<S>(v[0], v[1], v[2]); }
 
+// Names for the emitted code: body i's quantity `what`, component k, becomes what_<body>_<parts[k]>
+// (made an identifier by the emitter). Numbers need no names.
+const std::vector<const char*> kXyz = {"x", "y", "z"}, kMotion = {"wx", "wy", "wz", "vx", "vy", "vz"},
+                               kForce = {"nx", "ny", "nz", "fx", "fy", "fz"};
+template <class V>
+void label(const Model& m, int i, const V& x, const std::string& what, const std::vector<const char*>& parts) {
+    if constexpr (std::is_same_v<typename V::Scalar, sym::Expr>)
+        for (size_t k = 0; k < parts.size(); ++k) sym::current().name(x[k].id(), what + "_" + m.bodies[i].name + "_" + parts[k]);
+}
+template <class S> void label(const Model& m, const RneaBodies<S>& b) {
+    for (int i = 0; i < m.N(); ++i) label(m, i, b.omega[i], "omega", kXyz), label(m, i, b.accel[i], "accel", kXyz);
+    for (int i = m.N() - 1; i >= 0; --i) label(m, i, b.f[i], "f", kForce);
+}
+template <class S> void label(const Model& m, const AbaBodies<S>& b) {
+    for (int i = 0; i < m.N(); ++i) label(m, i, b.v[i], "v", kMotion);
+    for (int i = m.N() - 1; i >= 0; --i)
+        if (m.bodies[i].lambda >= 0) label(m, i, b.p_a[i], "pa", kForce);
+    for (int i = 0; i < m.N(); ++i) label(m, i, b.a[i], "a", kMotion);
+}
+// Runs `algorithm(bodies)` and names its per-body quantities.
+template <class Bodies, class F> auto labelled(const Model& m, F algorithm) {
+    Bodies bodies;
+    auto result = algorithm(&bodies);
+    label(m, bodies);
+    return std::vector{result};
+}
+
 // One entry from an algorithm written once for both scalars.
 template <class F>
 KernelSpec spec(std::string name, std::string doc, std::vector<ArraySpec> inputs, std::vector<ArraySpec> outputs, F f,
@@ -87,15 +115,23 @@ std::vector<KernelSpec> make_specs() {
         }));
     k.push_back(spec("rnea", "Inverse dynamics by the recursive Newton-Euler algorithm: tau = ID(q, qd, qdd).",
         {q_in(), qd_in(), qdd_in(), gravity_in()}, {joint_vector_out("tau", "joint forces")},
-        [](const Model& m, const auto& x) { return std::vector{rnea(m, x[0], x[1], x[2], vec3(x[3]))}; }));
+        [](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            return labelled<RneaBodies<S>>(m, [&](auto* b) { return rnea<S>(m, x[0], x[1], x[2], vec3(x[3]), nullptr, b); });
+        }));
     k.push_back(spec("gravity", "Gravity vector g(q) = ID(q, 0, 0).", {q_in(), gravity_in()},
         {joint_vector_out("g", "generalized gravity forces")},
-        [](const Model& m, const auto& x) { return std::vector{gravity_vector(m, x[0], vec3(x[1]))}; }));
+        [](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            const VecX<S> zero = VecX<S>::Zero(m.nv);
+            return labelled<RneaBodies<S>>(m, [&](auto* b) { return rnea<S>(m, x[0], zero, zero, vec3(x[1]), nullptr, b); });
+        }));
     k.push_back(spec("nle", "Nonlinear effects C(q, qd) qd + g(q) = ID(q, qd, 0), as Pinocchio's nonLinearEffects.",
         {q_in(), qd_in(), gravity_in()}, {joint_vector_out("nle", "Coriolis, centrifugal and gravity forces")},
         [](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
-            return std::vector{rnea(m, x[0], x[1], VecX<S>(VecX<S>::Zero(m.nv)), vec3(x[2]))};
+            const VecX<S> zero = VecX<S>::Zero(m.nv);
+            return labelled<RneaBodies<S>>(m, [&](auto* b) { return rnea<S>(m, x[0], x[1], zero, vec3(x[2]), nullptr, b); });
         }));
     ArraySpec H_out = nv_matrix("H", "joint-space inertia matrix, row-major", ArrayLayout::RowMajor);
     H_out.json = JsonForm::JointMatrix;
@@ -121,10 +157,16 @@ std::vector<KernelSpec> make_specs() {
         }, true));
     k.push_back(spec("fd_crba_ltdl", "Forward dynamics by CRBA + sparse LTDL + solve: qdd = H^-1 (tau - C).",
         {q_in(), qd_in(), tau_in(), gravity_in()}, {joint_vector_out("qdd", "joint accelerations")},
-        [](const Model& m, const auto& x) { return std::vector{fd_crba_ltdl(m, x[0], x[1], x[2], vec3(x[3]))}; }, true));
+        [](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            return labelled<RneaBodies<S>>(m, [&](auto* b) { return fd_crba_ltdl<S>(m, x[0], x[1], x[2], vec3(x[3]), nullptr, b); });
+        }, true));
     k.push_back(spec("aba", "Forward dynamics by the articulated-body algorithm: qdd = FD(q, qd, tau).",
         {q_in(), qd_in(), tau_in(), gravity_in()}, {joint_vector_out("qdd", "joint accelerations")},
-        [](const Model& m, const auto& x) { return std::vector{aba(m, x[0], x[1], x[2], vec3(x[3]))}; }, true));
+        [](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            return labelled<AbaBodies<S>>(m, [&](auto* b) { return aba<S>(m, x[0], x[1], x[2], vec3(x[3]), nullptr, b); });
+        }, true));
     k.push_back(spec("jacobians",
         "Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in "
         "the world frame; body i's velocity in world coordinates is J qd over the joints that support i.",

@@ -26,11 +26,6 @@ template <class S> Vec6<S> spatial(const Vec3<S>& a, const Vec3<S>& l) {
     return m;
 }
 
-// Algorithms call name_spatial(x, "v", body) after computing a body's spatial quantity: with the
-// symbolic scalar it names the trace's nodes for the emitted code (sym/expr.hpp); with numbers,
-// this overload, it does nothing.
-template <class S> void name_spatial(const Vec6<S>&, const char*, const std::string&) {}
-
 // r× : the skew-symmetric matrix of a 3-vector.
 template <class S> Mat3<S> skew(const Vec3<S>& r) {
     Mat3<S> m;

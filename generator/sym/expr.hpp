@@ -131,15 +131,3 @@ struct ScalarBinaryOpTraits<double, rbdgen::sym::Expr, BinaryOp> {
     using ReturnType = rbdgen::sym::Expr;
 };
 }  // namespace Eigen
-
-namespace rbdgen::sym {
-
-// Name the six components of a spatial quantity of body `body` in the trace ("v", "l_wrist" →
-// v_l_wrist_wx ... v_l_wrist_vz). Found by argument-dependent lookup from the algorithms, where the
-// generic name_spatial (spatial/spatial.hpp) does nothing for numbers.
-inline void name_spatial(const Eigen::Matrix<Expr, 6, 1>& x, const char* what, const std::string& body) {
-    static const char* const parts[] = {"wx", "wy", "wz", "vx", "vy", "vz"};
-    for (int k = 0; k < 6; ++k) current().name(x[k].id(), std::string(what) + "_" + body + "_" + parts[k]);
-}
-
-}  // namespace rbdgen::sym
