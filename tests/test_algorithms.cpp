@@ -108,7 +108,7 @@ TEST_P(Physics, JsimIsSymmetricPositiveDefiniteAndLtdlHasNoFill) {
 // ½ Σ v_iᵀ I_i v_i
 double kinetic_energy(const Model& model, const VecX<double>& q, const VecX<double>& qd) {
     const VecX<double> zero = VecX<double>::Zero(model.nv);
-    const Kinematics<double> k = forward_kinematics<double>(model, q, qd, zero);
+    const Kinematics<double> k = forward_kinematics<double>(model, q, qd);
     double T = 0;
     for (int i = 0; i < model.N(); ++i) T += 0.5 * k.v[i].dot(model.bodies[i].I * k.v[i]);
     return T;
@@ -141,7 +141,7 @@ TEST_P(Physics, PowerBalance) {
 TEST_P(Physics, JacobiansMapJointVelocitiesToBodyVelocities) {
     for (int s = 0; s < kStates; ++s) {
         const test::RandomState x = test::random_state(model, rng);
-        const Kinematics<double> k = forward_kinematics<double>(model, x.q, x.qd, x.qdd);
+        const Kinematics<double> k = forward_kinematics<double>(model, x.q, x.qd);
         const MatX<double> J = spatial_jacobian<double>(model, x.q);
         for (int i = 0; i < model.N(); ++i)
             ASSERT_LT(test::rel_err(k.X_0[i].matrix() * body_support<double>(model, J, i) * x.qd, k.v[i]), 1e-12) << "body " << i;
@@ -155,7 +155,7 @@ TEST_P(Physics, ExternalForcesAndGravityObeyVirtualWork) {
         std::vector<Vec6<double>> f(model.N());
         for (auto& fi : f) fi = Vec6<double>::NullaryExpr([&] { return u(rng); });
         const MatX<double> J0 = spatial_jacobian<double>(model, x.q);
-        const Kinematics<double> k = forward_kinematics<double>(model, x.q, x.qd, x.qdd);
+        const Kinematics<double> k = forward_kinematics<double>(model, x.q, x.qd);
         // τ(f^x) = τ(0) − Σ J_iᵀ f_i^x
         VecX<double> expected = rnea<double>(model, x.q, x.qd, x.qdd, x.gravity);
         // g = −Σ J_iᵀ I_i a_g,i : gravity's generalized force, a_g in body coordinates

@@ -26,7 +26,7 @@ TEST_P(Frames, InternalFramesKeepJointSpaceResultsAndUrdfPoses) {
         EXPECT_LT(test::rel_err(crba<double>(f.model, x.q), crba<double>(model, x.q)), 1e-12);
         EXPECT_LT(test::rel_err(aba<double>(f.model, x.q, x.qd, x.tau, x.gravity), aba<double>(model, x.q, x.qd, x.tau, x.gravity)), 1e-10);
         const VecX<double> zero = VecX<double>::Zero(model.nv);
-        const Kinematics<double> a = forward_kinematics<double>(f.model, x.q, zero, zero), b = forward_kinematics<double>(model, x.q, zero, zero);
+        const Kinematics<double> a = forward_kinematics<double>(f.model, x.q, zero), b = forward_kinematics<double>(model, x.q, zero);
         for (int i = 0; i < model.N(); ++i) {
             const Transform<double> urdf_frame = f.model.bodies[i].X_urdf * a.X_0[i];
             ASSERT_LT(test::rel_err(urdf_frame.matrix(), b.X_0[i].matrix()), 1e-12) << "body " << i;
@@ -36,8 +36,7 @@ TEST_P(Frames, InternalFramesKeepJointSpaceResultsAndUrdfPoses) {
 
 TEST_P(Frames, SnappingChangesLittleAndOnlyNearExactConstants) {
     Model snapped = model;
-    const SnapReport r = snap_near_exact_constants(snapped);
-    EXPECT_LE(r.max_change, kSnapTolerance);
+    snap_near_exact_constants(snapped);
     for (int s = 0; s < 50; ++s) {
         const test::RandomState x = test::random_state(model, rng);
         EXPECT_LT(test::rel_err(rnea<double>(snapped, x.q, x.qd, x.qdd, x.gravity), rnea<double>(model, x.q, x.qd, x.qdd, x.gravity)),

@@ -85,6 +85,27 @@ TEST_F(Generate, WritesEverythingAndIsDeterministic) {
     }
 }
 
+// The `_sc` entry points of a real arm's kernels take sin and cos of q from the caller: each reads
+// sin_q and cos_q and computes no sine or cosine itself (where the plain kernel calls rbdgen_sincos).
+TEST_F(Generate, TrigEntryPointsReadSinQAndCallNoTrig) {
+    ASSERT_EQ(test::run("generate " + test::project_model("arm7.urdf") + " --name arm --trig-entry-points -o " +
+                        (dir / "sc").string()).status, 0);
+    int checked = 0;
+    for (const auto& [name, text] : read_dir(dir / "sc")) {
+        const std::string kernel = name.substr(4, name.size() - 8);  // arm_<kernel>.cpp
+        const size_t sc = text.find("void " + kernel + "_sc(");
+        if (sc == std::string::npos) continue;
+        const std::string plain = text.substr(0, sc), entry = text.substr(sc);
+        EXPECT_NE(plain.find("rbdgen_sincos"), std::string::npos) << name;
+        EXPECT_EQ(entry.find("rbdgen_sincos"), std::string::npos) << name;
+        EXPECT_EQ(entry.find("std::sin"), std::string::npos) << name;
+        EXPECT_NE(entry.find("sin_q["), std::string::npos) << name;
+        EXPECT_NE(entry.find("cos_q["), std::string::npos) << name;
+        ++checked;
+    }
+    EXPECT_GE(checked, 7);  // every kernel of q but ltdl and ltdl_solve
+}
+
 // Table 1: LTDL factorization D1 div + D2 (m + a); back-substitution n div + 2 D1 (m + a).
 TEST(LtdlCost, EqualsFeatherstoneTable1OnTable2Topologies) {
     for (const std::string topology : {"chain", "sidebranch", "bintree", "grid"}) {
@@ -120,6 +141,9 @@ TEST(LtdlCost, HumanoidOfSection6) {
 // stays within 5% of the rest (our floating base also turns world-frame gravity by the base's
 // quaternion, and its URDF frame cannot be re-chosen, so all four torso children carry a third
 // screw; the paper's counts leave both out).
+// The counts are also pinned at what the generator reached when this was last changed on purpose
+// (the notes of issues 3 and 10 give each step): a rise fails, and so does a drop nobody explained;
+// after an improvement, write the new figures here with the reason in the commit.
 TEST(Section6Costs, HumanoidKernelsAgainstFeatherstone) {
     const Model model = load_urdf(test::project_model("humanoid30.urdf"), {.floating_base = true});
     GenerateOptions options;
@@ -137,6 +161,13 @@ TEST(Section6Costs, HumanoidKernelsAgainstFeatherstone) {
     EXPECT_LE(add("aba"), 1.05 * 5054);
     EXPECT_LE(mul("rnea"), 1.05 * 2275);
     EXPECT_LE(add("rnea"), 1.05 * 1996);
+    // Pinned (div counted as m).
+    EXPECT_EQ(mul("rnea"), 2354);
+    EXPECT_EQ(add("rnea"), 2053);
+    EXPECT_EQ(mul("crba"), 2467);
+    EXPECT_EQ(add("crba"), 2097);
+    EXPECT_EQ(mul("aba"), 5471);
+    EXPECT_EQ(add("aba"), 5121);
 }
 
 }  // namespace

@@ -103,7 +103,7 @@ TEST(Model, MergingConservesMassCentreOfMassAndInertia) {
         for (const Body& b : model.bodies)
             if (b.joint.type == JointType::Floating) q[b.q_index + 6] = 1.0;
         const VecX<double> zero = VecX<double>::Zero(model.nv);
-        const Kinematics<double> k = forward_kinematics<double>(model, q, zero, zero);
+        const Kinematics<double> k = forward_kinematics<double>(model, q, zero);
         RigidBodyInertia<double> ours;
         for (int i = 0; i < model.N(); ++i) ours = ours + model.bodies[i].I.expressed_in_parent(k.X_0[i]);
         const RigidBodyInertia<double> theirs = urdfdom_total_inertia(c.path, c.floating_base);

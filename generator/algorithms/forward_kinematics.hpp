@@ -1,5 +1,4 @@
-// Forward kinematics: link transforms, velocities and accelerations (Nori eq. 2, 3a), all in body
-// coordinates. Accelerations here exclude gravity.
+// Forward kinematics: link transforms and velocities (Nori eq. 2), all in body coordinates.
 #pragma once
 
 #include <vector>
@@ -11,31 +10,27 @@ namespace rbdgen {
 template <class S> struct Kinematics {
     std::vector<ScrewChain<S>> X_up;  // ⁱX_λ(i)
     std::vector<Transform<S>> X_0;   // ⁱX_0 : world (fixed base) to body i
-    std::vector<Vec6<S>> v, a;
+    std::vector<Vec6<S>> v;
 };
 
 template <class S>
-Kinematics<S> forward_kinematics(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd) {
+Kinematics<S> forward_kinematics(const Model& model, const VecX<S>& q, const VecX<S>& qd) {
     const int N = model.N();
     Kinematics<S> k;
     k.X_up.resize(N);
     k.X_0.resize(N);
     k.v.resize(N);
-    k.a.resize(N);
     for (int i = 0; i < N; ++i) {
         const Body& b = model.bodies[i];
         const int p = b.lambda;
         k.X_up[i] = X_up<S>(b, q.data());
         const Vec6<S> vJ = motion<S>(b.joint, qd.data() + b.v_index);
-        const Vec6<S> aJ = motion<S>(b.joint, qdd.data() + b.v_index);
         if (p < 0) {
             k.X_0[i] = k.X_up[i].composed();
             k.v[i] = vJ;
-            k.a[i] = aJ;
         } else {
             k.X_0[i] = k.X_up[i] * k.X_0[p];
-            k.v[i] = k.X_up[i].apply(k.v[p]) + vJ;                             // eq. (2)
-            k.a[i] = k.X_up[i].apply(k.a[p]) + aJ + crm<S>(k.v[i], vJ);         // eq. (3a)
+            k.v[i] = k.X_up[i].apply(k.v[p]) + vJ;  // eq. (2)
         }
     }
     return k;

@@ -6,6 +6,8 @@
 #include "cli/commands.hpp"
 #include "emit/generate.hpp"
 #include "emit/kernel.hpp"
+#include "model/snap.hpp"
+#include <fmt/format.h>
 #include "emit/names.hpp"
 #include "model/urdf_loader.hpp"
 
@@ -15,7 +17,9 @@ namespace {
 
 struct GenerateArgs {
     ModelArgs model;
-    std::string dir, name, scalar = "double", max_operations = "4000000", snap_tolerance = "1e-7";
+    std::string dir, name, scalar = "double";
+    std::string max_operations = std::to_string(sym::Graph::default_max_nodes);
+    std::string snap_tolerance = fmt::format("{:g}", kSnapTolerance);
     std::vector<std::string> kernels;
     bool trig_entry_points = false;
 };
@@ -70,9 +74,11 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     for (const std::string& k : kernel_names()) list += (list.empty() ? "" : ",") + k;
     c->add_option("--kernels", a->kernels, "comma-separated kernels to emit (default: all): " + list)->delimiter(',')->type_name("LIST");
     c->add_option("--max-operations", a->max_operations,
-                  "refuse a kernel of more expression nodes than N, too large to be worth compiling (default 4000000)")->type_name("N");
+                  "refuse a kernel of more expression nodes than N, too large to be worth compiling (default " +
+                      a->max_operations + ")")->type_name("N");
     c->add_option("--snap-tolerance", a->snap_tolerance,
-                  "snap rotation entries within T of 0 or +-1 to exact values, 0 to keep all (default 1e-7, at most 1e-3)")->type_name("T");
+                  "snap rotation entries within T of 0 or +-1 to exact values, 0 to keep all (default " + a->snap_tolerance +
+                      ", at most 1e-3)")->type_name("T");
     c->add_flag("--trig-entry-points", a->trig_entry_points,
                 "also emit <kernel>_sc(sin_q, cos_q, ...) taking sin and cos of q from the caller, and NAME::sincos");
     c->callback([a, c, &out] {

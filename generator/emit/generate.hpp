@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "model/model.hpp"
+#include "model/snap.hpp"
+#include "sym/expr.hpp"
 
 namespace rbdgen {
 
@@ -16,9 +18,9 @@ struct GenerateOptions {
     std::vector<std::string> kernels;  // empty = all
     std::string command_line;          // for the banner
     std::string urdf_text;             // for the banner's hash
-    int max_operations = 4'000'000;    // expression-graph nodes per kernel (sym::Graph::max_nodes)
+    int max_operations = sym::Graph::default_max_nodes;  // expression-graph nodes per kernel
     bool trig_entry_points = false;    // also emit <kernel>_sc(sin_q, cos_q, ...) and sincos(q, sin_q, cos_q)
-    double snap_tolerance = 1e-7;      // model/snap.hpp; 0 keeps every constant as the URDF gives it
+    double snap_tolerance = kSnapTolerance;  // model/snap.hpp; 0 keeps every constant as the URDF gives it
 };
 
 using Files = std::map<std::string, std::string>;

@@ -102,7 +102,7 @@ std::vector<KernelSpec> make_specs() {
         [](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
             const VecX<S> zero = VecX<S>::Zero(m.nv);
-            const Kinematics<S> kin = forward_kinematics<S>(m, x[0], zero, zero);
+            const Kinematics<S> kin = forward_kinematics<S>(m, x[0], zero);
             VecX<S> pose(12 * m.N());
             for (int i = 0; i < m.N(); ++i) {
                 const Transform<S> X_0 = m.bodies[i].X_urdf.template cast<S>() * kin.X_0[i];  // the URDF frame's

@@ -2,7 +2,8 @@
 
 #include <cmath>
 
-#include "algorithms/jcalc.hpp"
+#include "model/snap.hpp"
+#include "spatial/spatial.hpp"
 
 namespace rbdgen {
 namespace {
@@ -13,12 +14,18 @@ using X = Transform<double>;
 
 bool one_dof(const Body& b) { return b.joint.type != JointType::Floating; }
 
-// An entry within `tol` of 0 or ±1 becomes exactly that.
-double snap(double v, double tol) {
-    for (double target : {0.0, 1.0, -1.0})
-        if (std::abs(v - target) <= tol) return target;
-    return v;
-}
+// Tolerances of the frame choice, all far below any physical length or angle (unit directions and
+// rotation entries are O(1); lengths in metres):
+constexpr double kParallel = 1e-12;     // 1 − (d₁·d₂)² below this: the axes are parallel
+constexpr double kZeroNormal = 1e-12;   // a common normal shorter than this: the axes meet
+constexpr double kCoincident = 1e-9;    // |d₁ × d₂| below this: the axes coincide
+constexpr double kRoundoff = 1e-14;     // rotation entries this close to 0 or ±1 are rounding residue
+constexpr double kTrigRoundoff = 1e-15; // cos, sin of a chosen angle this close to 0 or ±1: exact
+constexpr double kOffAxis = 1e-9;       // a centre of mass closer to the joint axis leaves x free
+constexpr double kAxisAlongX = 1e-6;    // the old x axis nearly along the joint axis: use y instead
+constexpr double kFormFits = 1e-9;      // a DH or screw form that rebuilds X_tree this closely is taken
+
+double snap(double v, double tol) { return snapped_to_exact(v, tol); }
 
 // Closest points of the lines p1 + t d1 and p2 + s d2 (unit directions). Returns the foot on line 1
 // and the unit direction x from line 1 towards line 2 (perpendicular to both).
@@ -30,7 +37,7 @@ CommonNormal common_normal(const V3& p1, const V3& d1, const V3& p2, const V3& d
     const double b = d1.dot(d2);
     const V3 w = p1 - p2;
     double t;
-    if (1 - b * b < 1e-12) {
+    if (1 - b * b < kParallel) {
         t = d1.dot(p2 - p1);  // parallel: the foot level with p2
     } else {
         t = (b * d2.dot(w) - d1.dot(w)) / (1 - b * b);
@@ -39,9 +46,9 @@ CommonNormal common_normal(const V3& p1, const V3& d1, const V3& p2, const V3& d
     const double s = d2.dot(foot - p2);
     V3 n = p2 + s * d2 - foot;
     n -= n.dot(d1) * d1;
-    if (n.norm() > 1e-12) return {foot, n.normalized()};
+    if (n.norm() > kZeroNormal) return {foot, n.normalized()};
     V3 x = d1.cross(d2);  // intersecting
-    if (x.norm() > 1e-9) return {foot, x.normalized()};
+    if (x.norm() > kCoincident) return {foot, x.normalized()};
     x = d1.cross(std::abs(d1.x()) < 0.9 ? V3::UnitX() : V3::UnitY());  // coincident
     return {foot, x.normalized()};
 }
@@ -55,8 +62,8 @@ DH dh_parameters(const X& Xp) {
     const V3 z = Xp.E.row(2).transpose();  // z_j in parent coordinates: (0, −sin α, cos α)
     const double h = std::hypot(z.y(), z.z());
     DH p;
-    p.alpha_c = snap(z.z() / h, 1e-14);
-    p.alpha_s = snap(-z.y() / h, 1e-14);
+    p.alpha_c = snap(z.z() / h, kRoundoff);
+    p.alpha_s = snap(-z.y() / h, kRoundoff);
     p.a = Xp.r.x();
     p.d = Xp.r.dot(z);
     const V3 x = Xp.E.row(0).transpose();
@@ -74,8 +81,8 @@ Screws screw_parameters(const X& Xp) {
     const M3& E = Xp.E;
     const V3& r = Xp.r;  // = a (cos θ₀, sin θ₀, 0) + d (row z of rx(α) rz(θ₀)) + d₀ ẑ
     Screws p;
-    p.alpha_c = snap(E(2, 2), 1e-14);
-    p.alpha_s = snap(std::hypot(E(0, 2), E(1, 2)), 1e-14);
+    p.alpha_c = snap(E(2, 2), kRoundoff);
+    p.alpha_s = snap(std::hypot(E(0, 2), E(1, 2)), kRoundoff);
     if (p.alpha_s != 0) {
         const double h = std::hypot(p.alpha_c, p.alpha_s);
         p.alpha_c /= h, p.alpha_s /= h;
@@ -105,7 +112,7 @@ X rx(double c, double s) {
     return t;
 }
 X rz(double theta) {
-    const double c = snap(std::cos(theta), 1e-15), s = snap(std::sin(theta), 1e-15);
+    const double c = snap(std::cos(theta), kTrigRoundoff), s = snap(std::sin(theta), kTrigRoundoff);
     X t;
     t.E << c, s, 0, -s, c, 0, 0, 0, 1;
     return t;
@@ -158,11 +165,11 @@ FrameChoice choose_internal_frames(const Model& model) {
             if (b.I.m > 0) {
                 const V3 c = b.I.h / b.I.m - cn.foot;
                 const V3 c_perp = c - c.dot(a) * a;
-                if (c_perp.norm() > 1e-9) cn.x = c_perp.normalized(), x_at_com[j] = true;
+                if (c_perp.norm() > kOffAxis) cn.x = c_perp.normalized(), x_at_com[j] = true;
             }
         } else {
             const V3 old_x = V3::UnitX() - a.x() * a;
-            cn.x = (old_x.norm() > 1e-6 ? old_x : V3(V3::UnitY() - a.y() * a)).normalized();
+            cn.x = (old_x.norm() > kAxisAlongX ? old_x : V3(V3::UnitY() - a.y() * a)).normalized();
         }
         R[j].col(0) = cn.x;
         R[j].col(2) = a;
@@ -180,7 +187,7 @@ FrameChoice choose_internal_frames(const Model& model) {
             if (p >= 0 && dh_child[p] == j) {
                 const DH dh = dh_parameters(Xn);
                 const X rebuilt = xlt(V3(0, 0, dh.d)) * rx(dh.alpha_c, dh.alpha_s) * xlt(V3(dh.a, 0, 0));
-                if (near(rz(dh.theta) * rebuilt, Xn, 1e-9)) {
+                if (near(rz(dh.theta) * rebuilt, Xn, kFormFits)) {
                     ++choice.dh_transforms;
                     if (b.joint.type == JointType::Revolute) {
                         b.joint.offset = dh.theta;
@@ -194,7 +201,7 @@ FrameChoice choose_internal_frames(const Model& model) {
                 const Screws sc = screw_parameters(Xn);
                 const X rebuilt = xlt(V3(0, 0, sc.d)) * rx(sc.alpha_c, sc.alpha_s) * xlt(V3(sc.a, 0, 0)) *
                                   rz(sc.theta0) * xlt(V3(0, 0, sc.d0));
-                if (near(rz(sc.theta) * rebuilt, Xn, 1e-9)) {
+                if (near(rz(sc.theta) * rebuilt, Xn, kFormFits)) {
                     b.joint.offset = sc.theta;
                     Xn = rebuilt;
                 }
@@ -202,9 +209,9 @@ FrameChoice choose_internal_frames(const Model& model) {
             b.joint.axis = V3::UnitZ();
         }
         for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 3; ++c) Xn.E(r, c) = snap(Xn.E(r, c), 1e-14);
+            for (int c = 0; c < 3; ++c) Xn.E(r, c) = snap(Xn.E(r, c), kRoundoff);
         for (int r = 0; r < 3; ++r)
-            if (std::abs(Xn.r[r]) < 1e-15) Xn.r[r] = 0;
+            if (std::abs(Xn.r[r]) < kTrigRoundoff) Xn.r[r] = 0;
         b.X_tree = Xn;
         b.I = model.bodies[j].I.expressed_in_parent(T[j].inverse());  // in N_j: ᴼX_N = T⁻¹
         if (x_at_com[j]) b.I.h.y() = 0;  // its rounding residue (|h_y| ~ 1e-17 |h|)

@@ -7,23 +7,15 @@
 namespace rbdgen {
 namespace {
 
-// The nearest of 0, ±1 if within tol, else nothing.
-bool near_exact(double v, double tol, double& target) {
-    for (double t : {0.0, 1.0, -1.0})
-        if (std::abs(v - t) <= tol) {
-            target = t;
-            return true;
-        }
-    return false;
-}
+bool exact(double v) { return v == 0.0 || v == 1.0 || v == -1.0; }
 
 // Snap every entry of m, or none; returns the largest change (0 if nothing moved or not all near).
 template <class M> double snap_all(M& m, double tol) {
     M snapped = m;
     double change = 0;
     for (int k = 0; k < m.size(); ++k) {
-        double t;
-        if (!near_exact(m.data()[k], tol, t)) return 0;
+        const double t = snapped_to_exact(m.data()[k], tol);
+        if (!exact(t)) return 0;
         change = std::max(change, std::abs(m.data()[k] - t));
         snapped.data()[k] = t;
     }
@@ -32,6 +24,12 @@ template <class M> double snap_all(M& m, double tol) {
 }
 
 }  // namespace
+
+double snapped_to_exact(double v, double tol) {
+    for (double target : {0.0, 1.0, -1.0})
+        if (std::abs(v - target) <= tol) return target;
+    return v;
+}
 
 SnapReport snap_near_exact_constants(Model& model, double tol) {
     SnapReport report;

@@ -23,4 +23,7 @@ struct SnapReport {
 
 SnapReport snap_near_exact_constants(Model& model, double tolerance = kSnapTolerance);
 
+// The nearest of 0, +1, -1 when v is within tol of it, else v.
+double snapped_to_exact(double v, double tol);
+
 }  // namespace rbdgen

@@ -31,7 +31,7 @@ VecX<double> fd_crba_ltdl(const Model& m, const VecX<double>& q, const VecX<doub
 }
 std::vector<double> poses(const Model& m, const VecX<double>& q) {
     const VecX<double> zero = VecX<double>::Zero(m.nv);
-    const Kinematics<double> k = forward_kinematics<double>(m, q, zero, zero);
+    const Kinematics<double> k = forward_kinematics<double>(m, q, zero);
     std::vector<double> out;
     for (int i = 0; i < m.N(); ++i) {
         const Transform<double> X_0 = m.bodies[i].X_urdf * k.X_0[i];  // the URDF link frame

@@ -1,0 +1,103 @@
+// sym/expr.cpp: each folding rule and the hash-consing, one assertion a rule, on small expressions
+// whose folded form is known by hand; live() and count() on a graph whose answer is counted by hand.
+#include <gtest/gtest.h>
+
+#include "sym/expr.hpp"
+
+namespace rbdgen::sym {
+namespace {
+
+class ExprTest : public ::testing::Test {
+protected:
+    Graph g;
+    Tracing tracing{g};
+    Expr x = Expr::input(0, 0), y = Expr::input(0, 1), z = Expr::input(1, 0);
+    const Node& node(const Expr& e) const { return g.node(e.id()); }
+    bool is_const(const Expr& e, double v) const { return g.is_const(e.id(), v); }
+};
+
+TEST_F(ExprTest, InputsAreInternedByArrayAndIndex) {
+    EXPECT_EQ(Expr::input(0, 0).id(), x.id());
+    EXPECT_NE(x.id(), y.id());
+    EXPECT_NE(x.id(), z.id());
+    EXPECT_EQ(node(z).op, Op::Input);
+    EXPECT_EQ(node(z).array, 1);
+    EXPECT_EQ(node(y).index, 1);
+}
+
+TEST_F(ExprTest, ConstantArithmeticFolds) {
+    EXPECT_TRUE(is_const(Expr(2.0) * Expr(3.0) + Expr(1.0), 7.0));
+    EXPECT_TRUE(is_const(Expr(1.0) / Expr(4.0), 0.25));
+    EXPECT_TRUE(is_const(sqrt(Expr(9.0)), 3.0));
+    EXPECT_TRUE(is_const(-Expr(2.0), -2.0));
+    EXPECT_EQ(Expr(0.0).id(), Expr(-0.0).id());  // +0 and −0 are one constant
+}
+
+TEST_F(ExprTest, IdentitiesVanish) {
+    EXPECT_EQ((x + 0.0).id(), x.id());
+    EXPECT_EQ((0.0 + x).id(), x.id());
+    EXPECT_EQ((x - 0.0).id(), x.id());
+    EXPECT_EQ((x * 1.0).id(), x.id());
+    EXPECT_EQ((1.0 * x).id(), x.id());
+    EXPECT_EQ((x / 1.0).id(), x.id());
+    EXPECT_TRUE(is_const(x * 0.0, 0.0));
+    EXPECT_TRUE(is_const(0.0 * x, 0.0));
+    EXPECT_TRUE(is_const(0.0 / x, 0.0));
+    EXPECT_TRUE(is_const(x - x, 0.0));
+    EXPECT_EQ((-(-x)).id(), x.id());
+}
+
+TEST_F(ExprTest, SignsArePulledOutward) {
+    EXPECT_EQ((0.0 - x).id(), (-x).id());
+    EXPECT_EQ((x * -1.0).id(), (-x).id());
+    EXPECT_EQ((x / -1.0).id(), (-x).id());
+    EXPECT_EQ((x + (-y)).id(), (x - y).id());
+    EXPECT_EQ(((-x) + y).id(), (y - x).id());
+    EXPECT_EQ((x - (-y)).id(), (x + y).id());
+    EXPECT_EQ(((-x) - y).id(), (-(x + y)).id());
+    EXPECT_EQ(((-x) * y).id(), (-(x * y)).id());
+    EXPECT_EQ((x * (-y)).id(), (-(x * y)).id());
+    EXPECT_EQ(((-x) / y).id(), (-(x / y)).id());
+    EXPECT_EQ((-(x - y)).id(), (y - x).id());
+    EXPECT_EQ((x + (-2.0)).id(), (x - 2.0).id());
+    EXPECT_EQ(((-3.0) * x).id(), (-(3.0 * x)).id());
+}
+
+TEST_F(ExprTest, EqualSubexpressionsAreOneNodeAndCommutativeOperandsAreOrdered) {
+    const int before = g.size();
+    const Expr a = x * y + z, b = y * x + z;
+    EXPECT_EQ(a.id(), b.id());
+    EXPECT_EQ(g.size(), before + 2);  // one product, one sum
+    EXPECT_EQ((x + y).id(), (y + x).id());
+    EXPECT_NE((x - y).id(), (y - x).id());
+    EXPECT_NE((x / y).id(), (y / x).id());
+}
+
+TEST_F(ExprTest, LiveAndCountSeeOnlyWhatOutputsNeed) {
+    const Expr unused = x * z;
+    const Expr s = sin(x), c = cos(x);
+    const Expr out = (s * y + c) / sqrt(z) - x;
+    (void)unused;
+    const OpCounts n = g.count({out.id()});
+    EXPECT_EQ(n.mul, 1);
+    EXPECT_EQ(n.add, 2);  // + and −
+    EXPECT_EQ(n.div, 1);
+    EXPECT_EQ(n.sqrt, 1);
+    EXPECT_EQ(n.sin, 1);
+    EXPECT_EQ(n.cos, 1);
+    const std::vector<int> live = g.live({out.id()});
+    EXPECT_EQ(std::count(live.begin(), live.end(), unused.id()), 0);
+    EXPECT_TRUE(std::is_sorted(live.begin(), live.end()));  // operands before their users
+}
+
+TEST_F(ExprTest, LimitRefusesLargeTraces) {
+    Graph small;
+    small.max_nodes = 8;
+    Tracing t(small);
+    Expr a = Expr::input(0, 0);
+    EXPECT_THROW(
+        for (int i = 1; i < 20; ++i) a = a * Expr::input(0, i), std::length_error);
+}
+
+}  // namespace
+}  // namespace rbdgen::sym
