@@ -34,6 +34,29 @@ TEST_P(Frames, InternalFramesKeepJointSpaceResultsAndUrdfPoses) {
     }
 }
 
+// The screws stored in each body (Body::screws, read once by the frame choice and applied by X_up)
+// rebuild its X_tree: xlt(d ẑ) rx(α) xlt(a x̂) rz(θ₀) xlt(d₀ ẑ). A 1-DoF body without them says why.
+TEST_P(Frames, StoredScrewsRebuildTheTreeTransformOrSayWhyNot) {
+    const FrameChoice f = choose_internal_frames(model);
+    auto xlt = [](double x, double y, double z) { return Transform<double>{Mat3<double>::Identity(), Vec3<double>(x, y, z)}; };
+    for (const Body& b : f.model.bodies) {
+        if (b.joint.type == JointType::Floating) {
+            EXPECT_FALSE(b.screws.has_value());
+            continue;
+        }
+        if (!b.screws) {
+            EXPECT_FALSE(b.general_transform.empty()) << b.joint_name;
+            continue;
+        }
+        const TreeScrews& t = *b.screws;
+        Transform<double> rx{Mat3<double>::Identity(), Vec3<double>::Zero()}, rz = rx;
+        rx.E << 1, 0, 0, 0, t.c_alpha, t.s_alpha, 0, -t.s_alpha, t.c_alpha;
+        rz.E << t.c0, t.s0, 0, -t.s0, t.c0, 0, 0, 0, 1;
+        const Transform<double> rebuilt = xlt(0, 0, t.d) * rx * xlt(t.a, 0, 0) * rz * xlt(0, 0, t.d0);
+        EXPECT_LT(test::rel_err(rebuilt.matrix(), b.X_tree.matrix()), 1e-12) << b.joint_name;
+    }
+}
+
 TEST_P(Frames, SnappingChangesLittleAndOnlyNearExactConstants) {
     Model snapped = model;
     snap_near_exact_constants(snapped);

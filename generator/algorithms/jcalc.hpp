@@ -42,34 +42,15 @@ template <class S> Transform<S> joint_transform(const Joint& joint, const S* q) 
     return X_J;
 }
 
-// X_tree = xlt(d ẑ) rx(α) xlt(a x̂) rz(θ₀) xlt(d₀ ẑ) (model/frames.hpp; a DH transform when θ₀ = d₀ = 0;
-// the joint's θ is its offset), read off X_tree: E = rx(α) rz(θ₀) exactly when E₀₂ = 0, and then
-// r = a (cos θ₀, sin θ₀, 0) + d (row z of E) + d₀ ẑ.
-struct TreeScrews {
-    bool found = false;
-    double d = 0, c_alpha = 1, s_alpha = 0, a = 0, c0 = 1, s0 = 0, d0 = 0;
-};
-inline TreeScrews tree_screws(const Transform<double>& X) {
-    const Mat3<double>& E = X.E;
-    const Vec3<double>& r = X.r;
-    TreeScrews t;
-    if (E(0, 2) != 0) return t;
-    t.c0 = E(0, 0), t.s0 = E(0, 1), t.c_alpha = E(2, 2), t.s_alpha = E(1, 2);
-    t.a = r.x() * t.c0 + r.y() * t.s0;
-    t.d = t.s_alpha == 0 ? 0.0 : (r.x() * t.s0 - r.y() * t.c0) / t.s_alpha;
-    t.d0 = r.z() - t.d * t.c_alpha;
-    const Vec3<double> rebuilt(t.a * t.c0 + t.d * E(2, 0), t.a * t.s0 + t.d * E(2, 1), t.d0 + t.d * E(2, 2));
-    t.found = (r - rebuilt).cwiseAbs().maxCoeff() <= 1e-14 * std::max(1.0, r.norm());
-    return t;
-}
-
 // ʲX_λ(q) as screws: rz(q + θ) xlt(d ẑ) · rx(α) xlt(a x̂) · rz(θ₀) xlt(d₀ ẑ) for a revolute (or
-// prismatic, d + q) joint along z, rz(q) and X_tree when X_tree has no screw form; otherwise (a joint
-// not along z, a floating joint) X_J X_tree as one general transform.
+// prismatic, d + q) joint along z whose X_tree the frame choice stored as screws (Body::screws),
+// rz(q) and X_tree when it has none; otherwise (a joint not along z, a floating joint) X_J X_tree as
+// one general transform.
 template <class S> ScrewChain<S> X_up(const Body& body, const S* q) {
     const Joint& joint = body.joint;
     const S* qi = q + body.q_index;
-    const TreeScrews t = tree_screws(body.X_tree);
+    const bool found = body.screws.has_value();
+    const TreeScrews t = found ? *body.screws : TreeScrews{};
     ScrewChain<S> X;
     Screw<S> z;
     z.k = 2;
@@ -78,9 +59,9 @@ template <class S> ScrewChain<S> X_up(const Body& body, const S* q) {
         using std::sin;
         const S angle = joint.offset == 0 ? qi[0] : S(qi[0] + S(joint.offset));
         z.c = cos(angle), z.s = sin(angle);
-        if (t.found) z.d = S(t.d);
+        if (found) z.d = S(t.d);
     } else if (joint.type == JointType::Prismatic && joint.axis == Vec3<double>::UnitZ()) {
-        z.d = t.found && t.d != 0 ? S(qi[0] + S(t.d)) : qi[0];
+        z.d = found && t.d != 0 ? S(qi[0] + S(t.d)) : qi[0];
     } else {
         z.k = -1;  // a general joint: one general transform, X_J X_tree composed
         z.X = joint_transform<S>(joint, qi) * body.X_tree.cast<S>();
@@ -92,7 +73,7 @@ template <class S> ScrewChain<S> X_up(const Body& body, const S* q) {
         return X;
     }
     X.push(z);
-    if (!t.found) {
+    if (!found) {
         Screw<S> tree;
         tree.X = body.X_tree.cast<S>();
         X.push(tree);

@@ -270,6 +270,10 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
     report["expanded"] = {{"D1", qe.D1}, {"D2", qe.D2}};
     report["jsim_nonzeros"] = jsim_nonzeros(lambda_e);
     report["dh_transforms"] = prepared.dh_transforms;
+    nlohmann::ordered_json general = nlohmann::ordered_json::array();
+    for (const Body& b : model.bodies)
+        if (!b.general_transform.empty()) general.push_back({{"joint", b.joint_name}, {"why", b.general_transform}});
+    report["general_transforms"] = general;
     report["snapping"] = {{"tolerance", c.o.snap_tolerance}, {"snapped", prepared.snap.snapped},
                           {"largest_change", prepared.snap.max_change}, {"effect_on_tau_and_H", prepared.snap_effect}};
     report["kernels"] = report_kernels;
@@ -295,6 +299,10 @@ std::string report_md(const Context& c, const PreparedModel& prepared, const nlo
                       "largest relative effect on tau and H over 50 random states {:.1e}\n",
                       c.o.snap_tolerance, prepared.snap.snapped.size(), prepared.snap.max_change, prepared.snap_effect);
     for (const std::string& line : prepared.snap.snapped) md += "  - " + comment_text(line) + "\n";
+    md += fmt::format("- Joint placements as axial screws: {} DH transforms; {} general transforms\n",
+                      report["dh_transforms"].get<int>(), report["general_transforms"].size());
+    for (const auto& g : report["general_transforms"])
+        md += "  - joint '" + comment_text(g["joint"].get<std::string>()) + "': " + g["why"].get<std::string>() + "\n";
     md += "\n";
     md += "| kernel | add | mul | div | sqrt | sin | cos | statements |\n|---|---|---|---|---|---|---|---|\n";
     for (const auto& [name, e] : report["kernels"].items()) {

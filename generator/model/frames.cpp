@@ -1,6 +1,7 @@
 #include "model/frames.hpp"
 
 #include <cmath>
+#include <optional>
 
 #include "model/snap.hpp"
 #include "spatial/spatial.hpp"
@@ -119,6 +120,23 @@ X rz(double theta) {
 }
 X xlt(const V3& r) { return {M3::Identity(), r}; }
 
+// X_tree = xlt(d ẑ) rx(α) xlt(a x̂) rz(θ₀) xlt(d₀ ẑ), read off X_tree: E = rx(α) rz(θ₀) exactly when
+// E₀₂ = 0, and then r = a (cos θ₀, sin θ₀, 0) + d (row z of E) + d₀ ẑ. Read once, here, from the
+// transform as stored (so that the screws rebuild it to rounding), and kept in the body.
+std::optional<TreeScrews> read_screws(const X& Xt) {
+    const M3& E = Xt.E;
+    const V3& r = Xt.r;
+    if (E(0, 2) != 0) return std::nullopt;
+    TreeScrews t;
+    t.c0 = E(0, 0), t.s0 = E(0, 1), t.c_alpha = E(2, 2), t.s_alpha = E(1, 2);
+    t.a = r.x() * t.c0 + r.y() * t.s0;
+    t.d = t.s_alpha == 0 ? 0.0 : (r.x() * t.s0 - r.y() * t.c0) / t.s_alpha;
+    t.d0 = r.z() - t.d * t.c_alpha;
+    const V3 rebuilt(t.a * t.c0 + t.d * E(2, 0), t.a * t.s0 + t.d * E(2, 1), t.d0 + t.d * E(2, 2));
+    if ((r - rebuilt).cwiseAbs().maxCoeff() > kRoundoff * std::max(1.0, r.norm())) return std::nullopt;
+    return t;
+}
+
 bool near(const X& a, const X& b, double tol) {
     return (a.E - b.E).cwiseAbs().maxCoeff() < tol && (a.r - b.r).cwiseAbs().maxCoeff() < tol * std::max(1.0, b.r.norm());
 }
@@ -183,12 +201,14 @@ FrameChoice choose_internal_frames(const Model& model) {
         Body& b = choice.model.bodies[j];
         const int p = b.lambda;
         X Xn = T[j] * model.bodies[j].X_tree * (p >= 0 ? T[p].inverse() : X());
+        bool form = false;  // a DH or three-screw form fits X_tree
         if (one_dof(b)) {
             if (p >= 0 && dh_child[p] == j) {
                 const DH dh = dh_parameters(Xn);
                 const X rebuilt = xlt(V3(0, 0, dh.d)) * rx(dh.alpha_c, dh.alpha_s) * xlt(V3(dh.a, 0, 0));
                 if (near(rz(dh.theta) * rebuilt, Xn, kFormFits)) {
                     ++choice.dh_transforms;
+                    form = true;
                     if (b.joint.type == JointType::Revolute) {
                         b.joint.offset = dh.theta;
                         Xn = rebuilt;
@@ -202,6 +222,7 @@ FrameChoice choose_internal_frames(const Model& model) {
                 const X rebuilt = xlt(V3(0, 0, sc.d)) * rx(sc.alpha_c, sc.alpha_s) * xlt(V3(sc.a, 0, 0)) *
                                   rz(sc.theta0) * xlt(V3(0, 0, sc.d0));
                 if (near(rz(sc.theta) * rebuilt, Xn, kFormFits)) {
+                    form = true;
                     b.joint.offset = sc.theta;
                     Xn = rebuilt;
                 }
@@ -213,6 +234,17 @@ FrameChoice choose_internal_frames(const Model& model) {
         for (int r = 0; r < 3; ++r)
             if (std::abs(Xn.r[r]) < kTrigRoundoff) Xn.r[r] = 0;
         b.X_tree = Xn;
+        if (one_dof(b)) {
+            b.screws = read_screws(Xn);
+            if (!b.screws)
+                b.general_transform =
+                    b.joint.type == JointType::Prismatic
+                        ? (form ? "a prismatic joint: its DH rotation about the axis cannot become a joint offset"
+                                : "a prismatic joint whose placement is no DH transform (three screws are tried for "
+                                  "revolute joints only)")
+                        : form ? "its three screws do not rebuild the placement to rounding"
+                               : "its placement has no DH or three-screw form within 1e-9";
+        }
         b.I = model.bodies[j].I.expressed_in_parent(T[j].inverse());  // in N_j: ᴼX_N = T⁻¹
         if (x_at_com[j]) b.I.h.y() = 0;  // its rounding residue (|h_y| ~ 1e-17 |h|)
         b.X_urdf = T[j].inverse();

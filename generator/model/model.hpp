@@ -3,6 +3,7 @@
 // lambda[i] < i, and lambda[i] == -1 means the parent is the fixed base (Featherstone's body 0).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@ struct Joint {
     int nv() const { return type == JointType::Floating ? 6 : 1; }
 };
 
+// X_tree as Featherstone's axial screws xlt(d ẑ) rx(α) xlt(a x̂) rz(θ₀) xlt(d₀ ẑ) (§5; a DH transform
+// when θ₀ = d₀ = 0), as the generator chose it (model/frames.hpp); the joint's θ is its offset.
+struct TreeScrews {
+    double d = 0, c_alpha = 1, s_alpha = 0, a = 0, c0 = 1, s0 = 0, d0 = 0;
+};
+
 struct Body {
     std::string name;        // URDF link name of the body's frame
     std::string joint_name;  // URDF joint that connects it to its parent ("floating_base" if added)
@@ -32,6 +39,10 @@ struct Body {
     std::vector<std::string> merged_links;  // links welded to this body by fixed joints
     Transform<double> X_urdf;  // ᵁX_i: from this body's frame to its URDF link frame (identity unless
                                // the generator chose the frame, model/frames.hpp)
+    // Set by the frame choice for a 1-DoF joint along z: X_up applies X_tree as these screws. Absent,
+    // X_tree is applied as a general transform, and for a 1-DoF joint `general_transform` says why.
+    std::optional<TreeScrews> screws;
+    std::string general_transform;
 };
 
 // A frame attached to a body by fixed joints (a merged link, kept for kinematics outputs).
