@@ -8,6 +8,7 @@
 
 #include "emit/emit_cpp.hpp"
 #include "emit/kernel.hpp"
+#include "emit/schedule.hpp"
 
 namespace rbdgen {
 namespace {
@@ -95,6 +96,27 @@ TEST(Emit, TrigEntryPointReadsSinQAndCosQAndCallsNothing) {
     EXPECT_EQ(kernel_parameters(k, true).rfind("const Scalar* RBDGEN_RESTRICT sin_q, const Scalar* RBDGEN_RESTRICT cos_q, ", 0), 0u);
     // Without the entry point, the same kernel computes its trig itself.
     EXPECT_GE(count(kernel_body(k, {"double"}), "rbdgen_sincos"), 1);
+}
+
+// The schedule a backend prints: the paired call first, the arithmetic after, the stores last, and
+// each value read as what it is (a temporary, a literal, an input, a precomputed sine).
+TEST(Schedule, CallsFirstStoresLastValuesByKind) {
+    const Kernel k = tiny([](const VecX<sym::Expr>& q, const VecX<sym::Expr>& x) {
+        return VecX<sym::Expr>((VecX<sym::Expr>(2) << x[0] * sin(q[0]) + 3.0, cos(q[1]) * x[0]).finished());
+    }, 2);
+    const Schedule s = schedule(k, false);
+    ASSERT_EQ(s.statements.size(), 6u);  // sincos2, product, sum, product, two stores
+    EXPECT_EQ(s.statements[0].kind, Statement::Kind::SinCos2);
+    EXPECT_EQ(s.statements[1].kind, Statement::Kind::Assign);
+    EXPECT_EQ(s.statements[4].kind, Statement::Kind::Store);
+    EXPECT_EQ(s.statements[5].kind, Statement::Kind::Store);
+    EXPECT_EQ(s.values[s.statements[0].a].kind, Value::Kind::Input);
+    const Schedule sc = schedule(k, true);
+    EXPECT_EQ(sc.statements.size(), 5u);  // no call
+    for (const Statement& st : sc.statements) EXPECT_NE(st.kind, Statement::Kind::SinCos2);
+    int sines = 0;
+    for (const Value& v : sc.values) sines += v.kind == Value::Kind::SinQ || v.kind == Value::Kind::CosQ;
+    EXPECT_EQ(sines, 2);
 }
 
 TEST(Emit, TrigOfANonAngleInputIsComputedEvenInTheEntryPoint) {

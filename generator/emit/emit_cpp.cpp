@@ -1,13 +1,11 @@
 #include "emit/emit_cpp.hpp"
 
-#include "emit/names.hpp"
+#include "emit/schedule.hpp"
 #include "model/error.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
-#include <map>
-#include <set>
 
 namespace rbdgen {
 
@@ -35,146 +33,65 @@ std::string kernel_parameters(const Kernel& k, bool precomputed_trig) {
     return p;
 }
 
+// The straight-line backend: a schedule printed one statement a line.
 std::string kernel_body(const Kernel& k, const EmitOptions& options) {
     using sym::Op;
-    const sym::Graph& g = *k.graph;
-    std::vector<std::string> text(g.size());
+    const Schedule sch = schedule(k, options.precomputed_trig);
+    auto var = [&](int id) { return sch.values[id].name.empty() ? fmt::format("t{}", id) : sch.values[id].name; };
+    auto read = [&](int id) -> std::string {
+        const Value& v = sch.values[id];
+        switch (v.kind) {
+            case Value::Kind::Constant: return scalar_literal(v.constant, options.scalar);
+            case Value::Kind::Input: return fmt::format("{}[{}]", k.inputs[v.array].name, v.index);
+            case Value::Kind::SinQ: return fmt::format("sin_q[{}]", v.index);
+            case Value::Kind::CosQ: return fmt::format("cos_q[{}]", v.index);
+            case Value::Kind::Temporary: break;
+        }
+        return var(id);
+    };
+    // A call writes both results; one no statement reads is named after the node it was scheduled at.
+    auto result = [&](int id, const char* what, int first) { return id >= 0 ? var(id) : fmt::format("unused_{}{}", what, first); };
     std::string body;
-    // Readable names for the nodes the algorithms named (sanitized, distinct), t<id> for the rest.
-    std::map<int, std::string> names;
-    {
-        std::vector<int> ids;
-        std::vector<std::string> labels;
-        for (int id : g.live(k.all_output_nodes()))
-            if (const std::string* l = g.label(id); l && g.node(id).op != Op::Const && g.node(id).op != Op::Input)
-                ids.push_back(id), labels.push_back(*l);
-        const std::vector<std::string> unique = unique_identifiers(labels);
-        for (size_t j = 0; j < ids.size(); ++j) names[ids[j]] = unique[j];
-    }
-    auto var = [&](int id) { return names.count(id) ? names.at(id) : fmt::format("t{}", id); };
-    // sin and cos of one argument come from one rbdgen_sincos call, two arguments a call (rbdgen_sincos2).
-    std::map<int, std::pair<int, int>> trig;  // argument → (sin node, cos node), −1 if absent
-    for (int id : g.live(k.all_output_nodes())) {
-        const sym::Node& n = g.node(id);
-        if (n.op == Op::Sin || n.op == Op::Cos) {
-            auto [it, inserted] = trig.try_emplace(n.a, -1, -1);
-            (n.op == Op::Sin ? it->second.first : it->second.second) = id;
-        }
-    }
-    // The trig calls, and what their arguments need, come first: a call clobbers every floating-point
-    // register (SysV ABI), so a call amid the kernel would push the live temporaries to the stack
-    // (arm7 RNEA at -O2: 397 ns with the calls in place, 340 ns hoisted, fastest of 6 runs).
-    // An angle input's sin and cos (or those of the angle plus a constant) that the `_sc` entry point
-    // takes from sin_q, cos_q need neither their argument nor a call.
-    auto angle = [&](const sym::Node& x) { return x.op == Op::Input && k.spec->inputs[x.array].angles; };
-    auto precomputed = [&](const sym::Node& n) {
-        if (!options.precomputed_trig || (n.op != Op::Sin && n.op != Op::Cos)) return false;
-        const sym::Node& arg = g.node(n.a);
-        return angle(arg) || ((arg.op == Op::Add || arg.op == Op::Sub) && angle(g.node(arg.a)) && g.node(arg.b).op == Op::Const);
-    };
-    std::vector<int> live;
-    {
-        std::vector<bool> needed(g.size(), false);
-        for (int o : k.all_output_nodes()) needed[o] = true;
-        for (int id = g.size() - 1; id >= 0; --id) {
-            if (!needed[id] || precomputed(g.node(id))) continue;
-            for (int operand : {g.node(id).a, g.node(id).b})
-                if (operand >= 0) needed[operand] = true;
-        }
-        for (int id = 0; id < g.size(); ++id)
-            if (needed[id]) live.push_back(id);
-    }
-    std::set<int> early;
-    for (auto it = live.rbegin(); it != live.rend(); ++it) {
-        const sym::Node& n = g.node(*it);
-        if (n.op != Op::Sin && n.op != Op::Cos && !early.count(*it)) continue;
-        early.insert(*it);
-        for (int operand : {n.a, n.b})
-            if (operand >= 0) early.insert(operand);
-    }
-    std::vector<int> order;
-    for (int id : live)
-        if (early.count(id)) order.push_back(id);
-    for (int id : live)
-        if (!early.count(id)) order.push_back(id);
-    // The calls go out two by two (rbdgen_sincos2 runs two angles in the two lanes of a SIMD register
-    // where there is one), each pair before the first statement that reads one of its results.
-    struct Call {
-        std::string arg, s, c;
-    };
-    std::vector<Call> pending;
-    std::set<int> pending_ids;
-    auto flush = [&] {
-        for (size_t j = 0; j + 1 < pending.size(); j += 2) {
-            const Call &p = pending[j], &r = pending[j + 1];
-            body += fmt::format("    Scalar {}, {}, {}, {};\n    rbdgen_sincos2({}, {}, &{}, &{}, &{}, &{});\n", p.s, p.c, r.s, r.c, p.arg,
-                                r.arg, p.s, p.c, r.s, r.c);
-        }
-        if (pending.size() % 2) {
-            const Call& p = pending.back();
-            body += fmt::format("    Scalar {}, {};\n    rbdgen_sincos({}, &{}, &{});\n", p.s, p.c, p.arg, p.s, p.c);
-        }
-        pending.clear(), pending_ids.clear();
-    };
-    for (int id : order) {
-        const sym::Node& n = g.node(id);
-        if (n.op != Op::Sin && n.op != Op::Cos && (pending_ids.count(n.a) || pending_ids.count(n.b))) flush();
-        if (n.op == Op::Const) {
-            text[id] = scalar_literal(n.value, options.scalar);
-            continue;
-        }
-        if (n.op == Op::Input) {
-            text[id] = fmt::format("{}[{}]", k.inputs[n.array].name, n.index);
-            continue;
-        }
-        if (n.op == Op::Sin || n.op == Op::Cos) {
-            if (!text[id].empty()) continue;  // computed with its partner
-            const auto [sin_id, cos_id] = trig.at(n.a);
-            const std::string s = sin_id >= 0 ? var(sin_id) : fmt::format("unused_sin{}", id);
-            const std::string c = cos_id >= 0 ? var(cos_id) : fmt::format("unused_cos{}", id);
-            // With precomputed trig: sin/cos of q[k], or of q[k] ± θ by the angle-addition formulas.
-            const sym::Node& arg = g.node(n.a);
-            const bool q_input = angle(arg);
-            const bool q_offset = (arg.op == Op::Add || arg.op == Op::Sub) && angle(g.node(arg.a)) && g.node(arg.b).op == Op::Const;
-            if (options.precomputed_trig && q_input) {
-                const std::string index = fmt::format("[{}]", arg.index);
-                if (sin_id >= 0) text[sin_id] = "sin_q" + index;
-                if (cos_id >= 0) text[cos_id] = "cos_q" + index;
-                continue;
+    for (const Statement& s : sch.statements) {
+        switch (s.kind) {
+            case Statement::Kind::Assign: {
+                std::string rhs;
+                switch (s.op) {
+                    case Op::Add: rhs = read(s.a) + " + " + read(s.b); break;
+                    case Op::Sub: rhs = read(s.a) + " - " + read(s.b); break;
+                    case Op::Mul: rhs = read(s.a) + " * " + read(s.b); break;
+                    case Op::Div: rhs = read(s.a) + " / " + read(s.b); break;
+                    case Op::Neg: rhs = "-" + read(s.a); break;
+                    case Op::Sqrt: rhs = "std::sqrt(" + read(s.a) + ")"; break;
+                    default: break;
+                }
+                body += fmt::format("    const Scalar {} = {};\n", var(s.target), rhs);
+                break;
             }
-            if (options.precomputed_trig && q_offset) {
-                const std::string index = fmt::format("[{}]", g.node(arg.a).index);
-                const double theta = (arg.op == Op::Add ? 1 : -1) * g.node(arg.b).value;
-                const std::string ct = scalar_literal(std::cos(theta), options.scalar), st = scalar_literal(std::sin(theta), options.scalar);
-                if (sin_id >= 0) body += fmt::format("    const Scalar {} = sin_q{} * {} + cos_q{} * {};\n", s, index, ct, index, st);
-                if (cos_id >= 0) body += fmt::format("    const Scalar {} = cos_q{} * {} - sin_q{} * {};\n", c, index, ct, index, st);
-            } else {
-                pending.push_back({text[n.a], s, c});
-                for (int t : {sin_id, cos_id})
-                    if (t >= 0) pending_ids.insert(t);
+            case Statement::Kind::SinCos: {
+                const std::string sn = result(s.sin_a, "sin", s.first_a), cs = result(s.cos_a, "cos", s.first_a);
+                body += fmt::format("    Scalar {}, {};\n    rbdgen_sincos({}, &{}, &{});\n", sn, cs, read(s.a), sn, cs);
+                break;
             }
-            if (sin_id >= 0) text[sin_id] = s;
-            if (cos_id >= 0) text[cos_id] = c;
-            continue;
+            case Statement::Kind::SinCos2: {
+                const std::string s1 = result(s.sin_a, "sin", s.first_a), c1 = result(s.cos_a, "cos", s.first_a);
+                const std::string s2 = result(s.sin_b, "sin", s.first_b), c2 = result(s.cos_b, "cos", s.first_b);
+                body += fmt::format("    Scalar {}, {}, {}, {};\n    rbdgen_sincos2({}, {}, &{}, &{}, &{}, &{});\n", s1, c1, s2, c2,
+                                    read(s.a), read(s.b), s1, c1, s2, c2);
+                break;
+            }
+            case Statement::Kind::TurnedTrig: {
+                const std::string ct = scalar_literal(s.cos_theta, options.scalar), st = scalar_literal(s.sin_theta, options.scalar);
+                body += s.op == Op::Sin
+                            ? fmt::format("    const Scalar {} = sin_q[{}] * {} + cos_q[{}] * {};\n", var(s.target), s.index, ct, s.index, st)
+                            : fmt::format("    const Scalar {} = cos_q[{}] * {} - sin_q[{}] * {};\n", var(s.target), s.index, ct, s.index, st);
+                break;
+            }
+            case Statement::Kind::Store:
+                body += fmt::format("    {}[{}] = {};\n", k.outputs[s.output].name, s.element, read(s.a));
+                break;
         }
-        std::string rhs;
-        const std::string& a = text[n.a];
-        switch (n.op) {
-            case Op::Add: rhs = a + " + " + text[n.b]; break;
-            case Op::Sub: rhs = a + " - " + text[n.b]; break;
-            case Op::Mul: rhs = a + " * " + text[n.b]; break;
-            case Op::Div: rhs = a + " / " + text[n.b]; break;
-            case Op::Neg: rhs = "-" + a; break;
-            case Op::Sqrt: rhs = "std::sqrt(" + a + ")"; break;
-            default: break;
-        }
-        text[id] = var(id);
-        body += fmt::format("    const Scalar {} = {};\n", text[id], rhs);
     }
-    flush();
-    for (size_t o = 0; o < k.outputs.size(); ++o)
-        for (size_t i = 0; i < k.output_nodes[o].size(); ++i)
-            body += fmt::format("    {}[{}] = {};\n", k.outputs[o].name, i, text[k.output_nodes[o][i]]);
     return body;
 }
 
