@@ -30,5 +30,5 @@ echo
 echo "== the controller example"
 build/arm_controller/controller
 echo
-echo "== kernel timings (arm_bench, hot loop, -O2)"
+echo "== kernel timings (arm_bench, hot loop; kernels at -Os, rbdgen_add_robot's default)"
 build/arm_controller/arm_bench
