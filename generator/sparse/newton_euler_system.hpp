@@ -104,33 +104,32 @@ void add_measurements(NewtonEulerSystem<S>& sys, const std::vector<std::pair<int
 }
 
 // Inverse dynamics (eq. 7–8: q̈ and f^x known) and forward dynamics (eq. 14: τ and f^x known) as
-// square systems: the measurement rows added to (3).
+// square systems: the measurement rows added to (3). `y` is q̈ or τ, in the model's velocity order.
+enum class JointKnown { Accelerations, Forces };
+template <class S>
+NewtonEulerSystem<S> measured_system(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& y,
+                                     JointKnown known, const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext) {
+    NewtonEulerSystem<S> sys = newton_euler_system<S>(model, q, qd, gravity);
+    const NewtonEulerLayout l = newton_euler_layout(model);
+    std::vector<std::pair<int, VecX<S>>> measured;
+    for (int i = 0; i < model.N(); ++i) {
+        const auto& k = l.bodies[i];
+        measured.push_back({k.f_x, f_ext ? VecX<S>((*f_ext)[i]) : VecX<S>(VecX<S>::Zero(6))});
+        measured.push_back({known == JointKnown::Accelerations ? k.qdd : k.tau,
+                            VecX<S>(y.segment(model.bodies[i].v_index, k.n))});
+    }
+    add_measurements(sys, measured);
+    return sys;
+}
 template <class S>
 NewtonEulerSystem<S> inverse_dynamics_system(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd,
                                              const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext = nullptr) {
-    NewtonEulerSystem<S> sys = newton_euler_system<S>(model, q, qd, gravity);
-    const NewtonEulerLayout l = newton_euler_layout(model);
-    std::vector<std::pair<int, VecX<S>>> known;
-    for (int i = 0; i < model.N(); ++i) {
-        known.push_back({l.bodies[i].f_x, f_ext ? VecX<S>((*f_ext)[i]) : VecX<S>(VecX<S>::Zero(6))});
-        known.push_back({l.bodies[i].qdd, VecX<S>(qdd.segment(model.bodies[i].v_index, l.bodies[i].n))});
-    }
-    add_measurements(sys, known);
-    return sys;
+    return measured_system<S>(model, q, qd, qdd, JointKnown::Accelerations, gravity, f_ext);
 }
-
 template <class S>
 NewtonEulerSystem<S> forward_dynamics_system(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& tau,
                                              const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext = nullptr) {
-    NewtonEulerSystem<S> sys = newton_euler_system<S>(model, q, qd, gravity);
-    const NewtonEulerLayout l = newton_euler_layout(model);
-    std::vector<std::pair<int, VecX<S>>> known;
-    for (int i = 0; i < model.N(); ++i) {
-        known.push_back({l.bodies[i].f_x, f_ext ? VecX<S>((*f_ext)[i]) : VecX<S>(VecX<S>::Zero(6))});
-        known.push_back({l.bodies[i].tau, VecX<S>(tau.segment(model.bodies[i].v_index, l.bodies[i].n))});
-    }
-    add_measurements(sys, known);
-    return sys;
+    return measured_system<S>(model, q, qd, tau, JointKnown::Forces, gravity, f_ext);
 }
 
 // Joint-space entries of d: τ (which = tau) or q̈ (which = qdd), in the model's velocity order.
