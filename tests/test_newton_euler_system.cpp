@@ -5,6 +5,7 @@
 #include "algorithms/aba.hpp"
 #include "algorithms/rnea.hpp"
 #include "sparse/newton_euler_system.hpp"
+#include "sparse/rnea_ordering.hpp"
 #include "sym/expr.hpp"
 #include "test_support.hpp"
 
@@ -75,6 +76,32 @@ TEST_P(NewtonEulerSystemTest, TracedPatternIsTheNumericNonzeros) {
         }
     EXPECT_LE(structural - nonzero, structural / 100);
     EXPECT_LT(structural, numeric.D.size() / 10);  // sparse: under a tenth of the entries
+}
+
+// Nori's Property 1: with the permutations of eq. (10)–(11) the inverse-dynamics system is lower
+// triangular with a nonzero diagonal (zero fill: a forward substitution solves it), on the traced
+// worst-case pattern.
+TEST_P(NewtonEulerSystemTest, RneaOrderingMakesInverseDynamicsLowerTriangular) {
+    sym::Graph g;
+    sym::Tracing tracing(g);
+    VecX<sym::Expr> q(model.nq), qd(model.nv), qdd(model.nv);
+    for (int k = 0; k < model.nq; ++k) q[k] = sym::Expr::input(0, k);
+    for (int k = 0; k < model.nv; ++k) qd[k] = sym::Expr::input(1, k), qdd[k] = sym::Expr::input(2, k);
+    const NewtonEulerSystem<sym::Expr> sys = inverse_dynamics_system<sym::Expr>(
+        model, q, qd, qdd, Vec3<sym::Expr>(sym::Expr(0.0), sym::Expr(0.0), sym::Expr(-9.81)));
+    ASSERT_EQ(sys.D.rows(), sys.D.cols());
+    const Permutations p = rnea_ordering(model);
+    ASSERT_EQ(static_cast<long>(p.rows.size()), sys.D.rows());
+    ASSERT_EQ(static_cast<long>(p.columns.size()), sys.D.cols());
+    std::vector<int> rows = p.rows, columns = p.columns;
+    std::sort(rows.begin(), rows.end()), std::sort(columns.begin(), columns.end());
+    for (int k = 0; k < static_cast<int>(rows.size()); ++k) ASSERT_TRUE(rows[k] == k && columns[k] == k) << "not a permutation";
+    long above = 0;
+    for (int r = 0; r < sys.D.rows(); ++r) {
+        EXPECT_FALSE(g.is_const(sys.D(p.rows[r], p.columns[r]).id(), 0.0)) << "zero pivot at " << r;
+        for (int c = r + 1; c < sys.D.cols(); ++c) above += !g.is_const(sys.D(p.rows[r], p.columns[c]).id(), 0.0);
+    }
+    EXPECT_EQ(above, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, NewtonEulerSystemTest, ::testing::ValuesIn(test::all_models()), test::case_name);
