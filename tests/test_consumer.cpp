@@ -16,19 +16,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Shell {
-    int status;
-    std::string out;
-};
-Shell shell(const std::string& command) {
-    Shell r{0, ""};
-    FILE* p = popen((command + " 2>&1").c_str(), "r");
-    std::array<char, 4096> buf;
-    while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
-    const int status = pclose(p);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
+using Shell = test::CommandResult;
+using test::shell;
 
 void write(const fs::path& path, const std::string& text) {
     fs::create_directories(path.parent_path());

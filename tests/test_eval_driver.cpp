@@ -11,13 +11,11 @@ namespace {
 
 using nlohmann::json;
 
+// The command's stdout (it must succeed; its stderr is dropped).
 std::string shell(const std::string& cmd) {
-    std::string out;
-    FILE* p = popen(cmd.c_str(), "r");
-    std::array<char, 4096> buf;
-    while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-    EXPECT_EQ(pclose(p), 0) << cmd;
-    return out;
+    const test::CommandResult r = test::shell("(" + cmd + " 2>/dev/null)");
+    EXPECT_EQ(r.status, 0) << cmd;
+    return r.out;
 }
 
 void expect_same(const json& a, const json& b, const std::string& path) {

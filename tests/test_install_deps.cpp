@@ -40,14 +40,7 @@ pid_t hold_lock(int seconds) {
 }
 
 test::CommandResult run_script(const std::string& environment) {
-    const std::string script = std::string(RBDGEN_SOURCE_DIR) + "/scripts/install-deps.sh";
-    test::CommandResult r{0, ""};
-    FILE* p = popen((environment + " " + script + " 2>&1").c_str(), "r");
-    std::array<char, 4096> buf;
-    while (size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
-    const int status = pclose(p);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    return test::shell(environment + " " + std::string(RBDGEN_SOURCE_DIR) + "/scripts/install-deps.sh");
 }
 
 class InstallDeps : public ::testing::Test {

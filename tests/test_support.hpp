@@ -99,8 +99,9 @@ struct CommandResult {
     std::string out;  // stdout and stderr together
 };
 
-inline CommandResult run(const std::string& args) {
-    const std::string cmd = std::string(RBDGEN_EXE) + " " + args + " 2>&1";
+// Runs a shell command; its stdout and stderr together, and its exit status (−1 if it did not exit).
+inline CommandResult shell(const std::string& command) {
+    const std::string cmd = command + " 2>&1";
     CommandResult r{0, ""};
     FILE* p = popen(cmd.c_str(), "r");
     std::array<char, 4096> buf;
@@ -109,6 +110,9 @@ inline CommandResult run(const std::string& args) {
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
 }
+
+// Runs the rbdgen command with `args`.
+inline CommandResult run(const std::string& args) { return shell(std::string(RBDGEN_EXE) + " " + args); }
 
 // A file in the system's temporary folder, named after the process, removed when it goes out of scope.
 class TempFile {
