@@ -4,8 +4,8 @@
 // floating, external forces included. Solved densely here (Eigen's full-pivoting LU).
 #include "algorithms/aba.hpp"
 #include "algorithms/rnea.hpp"
-#include "sparse/newton_euler_system.hpp"
-#include "sparse/rnea_ordering.hpp"
+#include "sparse/problem.hpp"
+#include "sparse/classical_orderings.hpp"
 #include "sym/expr.hpp"
 #include "test_support.hpp"
 
@@ -20,6 +20,12 @@ protected:
         std::vector<Vec6<double>> f(model.N());
         for (auto& w : f) w = Vec6<double>::NullaryExpr([&] { return 5 * u(rng); });
         return f;
+    }
+    // The problem with external forces as an input: τ or q̈ known, and f^x.
+    VecX<double> solve(const Problem& p, const test::RandomState& x, const VecX<double>& known, const std::vector<Vec6<double>>& f_ext) {
+        VecX<double> f(6 * model.N());
+        for (int i = 0; i < model.N(); ++i) f.segment<6>(6 * i) = f_ext[i];
+        return solve(problem_system<double>(model, p, x.q, x.qd, x.gravity, {known, f}));
     }
     static VecX<double> solve(const NewtonEulerSystem<double>& sys) {
         EXPECT_EQ(sys.D.rows(), sys.D.cols());
@@ -37,8 +43,8 @@ TEST_P(NewtonEulerSystemTest, InverseDynamicsIsRnea) {
     for (int s = 0; s < 20; ++s) {
         const test::RandomState x = test::random_state(model, rng);
         const std::vector<Vec6<double>> f_ext = random_wrenches();
-        const VecX<double> d = solve(inverse_dynamics_system<double>(model, x.q, x.qd, x.qdd, x.gravity, &f_ext));
-        EXPECT_LT(test::rel_err(joint_space(model, d, true), rnea<double>(model, x.q, x.qd, x.qdd, x.gravity, &f_ext)), 1e-10);
+        const VecX<double> d = solve(inverse_dynamics_problem(model, true), x, x.qdd, f_ext);
+        EXPECT_LT(test::rel_err(joint_space<double>(model, d, true), rnea<double>(model, x.q, x.qd, x.qdd, x.gravity, &f_ext)), 1e-10);
     }
 }
 
@@ -47,8 +53,8 @@ TEST_P(NewtonEulerSystemTest, ForwardDynamicsIsAba) {
     for (int s = 0; s < 20; ++s) {
         const test::RandomState x = test::random_state(model, rng);
         const std::vector<Vec6<double>> f_ext = random_wrenches();
-        const VecX<double> d = solve(forward_dynamics_system<double>(model, x.q, x.qd, x.tau, x.gravity, &f_ext));
-        EXPECT_LT(test::rel_err(joint_space(model, d, false), aba<double>(model, x.q, x.qd, x.tau, x.gravity, &f_ext)), 1e-9);
+        const VecX<double> d = solve(forward_dynamics_problem(model, true), x, x.tau, f_ext);
+        EXPECT_LT(test::rel_err(joint_space<double>(model, d, false), aba<double>(model, x.q, x.qd, x.tau, x.gravity, &f_ext)), 1e-9);
     }
 }
 
@@ -87,8 +93,8 @@ TEST_P(NewtonEulerSystemTest, RneaOrderingMakesInverseDynamicsLowerTriangular) {
     VecX<sym::Expr> q(model.nq), qd(model.nv), qdd(model.nv);
     for (int k = 0; k < model.nq; ++k) q[k] = sym::Expr::input(0, k);
     for (int k = 0; k < model.nv; ++k) qd[k] = sym::Expr::input(1, k), qdd[k] = sym::Expr::input(2, k);
-    const NewtonEulerSystem<sym::Expr> sys = inverse_dynamics_system<sym::Expr>(
-        model, q, qd, qdd, Vec3<sym::Expr>(sym::Expr(0.0), sym::Expr(0.0), sym::Expr(-9.81)));
+    const NewtonEulerSystem<sym::Expr> sys = problem_system<sym::Expr>(
+        model, inverse_dynamics_problem(model), q, qd, Vec3<sym::Expr>(sym::Expr(0.0), sym::Expr(0.0), sym::Expr(-9.81)), {qdd});
     ASSERT_EQ(sys.D.rows(), sys.D.cols());
     const Permutations p = rnea_ordering(model);
     ASSERT_EQ(static_cast<long>(p.rows.size()), sys.D.rows());

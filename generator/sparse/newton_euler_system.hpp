@@ -1,11 +1,11 @@
 // Nori's sparse Newton–Euler system D d + b = 0 (eq. 3–5), written once on the scalar like every
-// other algorithm, and the measurement equations of inverse and forward dynamics (eq. 7–8, 14).
+// other algorithm. Problems add their measurement equations to it (sparse/problem.hpp).
 // Variables d = {a_i, f_i, τ_i, f_i^x, q̈_i} a body, constraints {(3a_i), (3f_i), (3τ_i)} a body:
 //   (3a_i)  a_i = ⁱX_λ a_λ + S_i q̈_i + c_i,            c_i = v_i × S_i q̇_i (a_0 = −a_g)
 //   (3f_i)  f_i = I_i a_i + ν_i − f_i^x + Σ_{j∈μ_i} ⁱX_j* f_j,   ν_i = v_i ×* I_i v_i
 //   (3τ_i)  τ_i = S_iᵀ f_i
-// with the blocks of eq. (4). D depends on q only, b on q and q̇. Dense here: this is the reference
-// and the oracle; the worst-case scalar pattern, the orderings and the static-pivot LU come next.
+// with the blocks of eq. (4). D depends on q only, b on q and q̇. Dense: the measurement equations
+// of a problem are appended in sparse/problem.hpp, the pattern is read from a trace (sparse/analysis).
 #pragma once
 
 #include <string>
@@ -82,63 +82,6 @@ NewtonEulerSystem<S> newton_euler_system(const Model& model, const VecX<S>& q, c
         D.block(k.row_tau, k.f, k.n, 6) = S_i.transpose();
     }
     return sys;
-}
-
-// Appends measurement rows 1·x = y for each variable block given (eq. 7–8 and 14): `columns` are the
-// first columns of the known blocks in d, `values` their values.
-template <class S>
-void add_measurements(NewtonEulerSystem<S>& sys, const std::vector<std::pair<int, VecX<S>>>& known) {
-    int rows = 0;
-    for (const auto& [column, y] : known) rows += static_cast<int>(y.size());
-    const int r0 = static_cast<int>(sys.D.rows());
-    sys.D.conservativeResize(r0 + rows, Eigen::NoChange);
-    sys.D.bottomRows(rows).setZero();
-    sys.b.conservativeResize(r0 + rows);
-    int r = r0;
-    for (const auto& [column, y] : known) {
-        for (int e = 0; e < y.size(); ++e, ++r) {
-            sys.D(r, column + e) = S(1.0);
-            sys.b[r] = -y[e];  // D d + b = 0: x − y = 0
-        }
-    }
-}
-
-// Inverse dynamics (eq. 7–8: q̈ and f^x known) and forward dynamics (eq. 14: τ and f^x known) as
-// square systems: the measurement rows added to (3). `y` is q̈ or τ, in the model's velocity order.
-enum class JointKnown { Accelerations, Forces };
-template <class S>
-NewtonEulerSystem<S> measured_system(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& y,
-                                     JointKnown known, const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext) {
-    NewtonEulerSystem<S> sys = newton_euler_system<S>(model, q, qd, gravity);
-    const NewtonEulerLayout l = newton_euler_layout(model);
-    std::vector<std::pair<int, VecX<S>>> measured;
-    for (int i = 0; i < model.N(); ++i) {
-        const auto& k = l.bodies[i];
-        measured.push_back({k.f_x, f_ext ? VecX<S>((*f_ext)[i]) : VecX<S>(VecX<S>::Zero(6))});
-        measured.push_back({known == JointKnown::Accelerations ? k.qdd : k.tau,
-                            VecX<S>(y.segment(model.bodies[i].v_index, k.n))});
-    }
-    add_measurements(sys, measured);
-    return sys;
-}
-template <class S>
-NewtonEulerSystem<S> inverse_dynamics_system(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd,
-                                             const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext = nullptr) {
-    return measured_system<S>(model, q, qd, qdd, JointKnown::Accelerations, gravity, f_ext);
-}
-template <class S>
-NewtonEulerSystem<S> forward_dynamics_system(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& tau,
-                                             const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext = nullptr) {
-    return measured_system<S>(model, q, qd, tau, JointKnown::Forces, gravity, f_ext);
-}
-
-// Joint-space entries of d: τ (which = tau) or q̈ (which = qdd), in the model's velocity order.
-inline VecX<double> joint_space(const Model& model, const VecX<double>& d, bool tau) {
-    const NewtonEulerLayout l = newton_euler_layout(model);
-    VecX<double> x(model.nv);
-    for (int i = 0; i < model.N(); ++i)
-        x.segment(model.bodies[i].v_index, l.bodies[i].n) = d.segment(tau ? l.bodies[i].tau : l.bodies[i].qdd, l.bodies[i].n);
-    return x;
 }
 
 }  // namespace rbdgen

@@ -137,6 +137,27 @@ std::vector<int> Graph::live(const std::vector<int>& outputs) const {
     return order;
 }
 
+std::vector<double> Graph::evaluate(const std::vector<std::vector<double>>& inputs) const {
+    std::vector<double> v(nodes_.size());
+    for (size_t id = 0; id < nodes_.size(); ++id) {
+        const Node& n = nodes_[id];
+        const double x = n.a >= 0 ? v[n.a] : 0, y = n.b >= 0 ? v[n.b] : 0;
+        switch (n.op) {
+            case Op::Const: v[id] = n.value; break;
+            case Op::Input: v[id] = inputs.at(n.array).at(n.index); break;
+            case Op::Add: v[id] = x + y; break;
+            case Op::Sub: v[id] = x - y; break;
+            case Op::Mul: v[id] = x * y; break;
+            case Op::Div: v[id] = x / y; break;
+            case Op::Neg: v[id] = -x; break;
+            case Op::Sqrt: v[id] = std::sqrt(x); break;
+            case Op::Sin: v[id] = std::sin(x); break;
+            case Op::Cos: v[id] = std::cos(x); break;
+        }
+    }
+    return v;
+}
+
 OpCounts Graph::count(const std::vector<int>& outputs) const {
     OpCounts c;
     for (int id : live(outputs)) {

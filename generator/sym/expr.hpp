@@ -53,6 +53,10 @@ public:
     std::vector<int> live(const std::vector<int>& outputs) const;
     OpCounts count(const std::vector<int>& outputs) const;
 
+    // Every node's value for the given input arrays (inputs[array][index]), in node order: the
+    // generator's own numeric run of a trace (the static-pivot check evaluates a traced LU this way).
+    std::vector<double> evaluate(const std::vector<std::vector<double>>& inputs) const;
+
 private:
     int intern(const Node& n);
     std::vector<Node> nodes_;

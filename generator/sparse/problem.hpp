@@ -1,0 +1,84 @@
+// A problem on Nori's system (eq. 16): the constraints (3) of sparse/newton_euler_system.hpp and a
+// measurement equation D_Y d + b_Y = 0, one row a measured or known scalar: Σ_k c_k d[col_k] = y.
+// Inverse dynamics (eq. 7–8: q̈ and f^x known) and forward dynamics (eq. 14: τ and f^x known) are the
+// two classical problems; a problem file (sparse/problem_file.hpp) declares any other sensor set.
+// d's unknowns are the variables no measurement row determines alone; the problem says which of
+// them its fused kernel returns.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sparse/newton_euler_system.hpp"
+#include "sparse/static_lu.hpp"
+
+namespace rbdgen {
+
+// One row of D_Y d + b_Y = 0: Σ terms = y, y element `element` of the problem's input `input`, or
+// 0 when input < 0 (a quantity known to vanish, as f^x of a link nothing touches).
+struct MeasurementRow {
+    std::vector<std::pair<int, double>> terms;  // (column of d, coefficient)
+    int input = -1, element = 0;
+};
+
+// A known quantity's array, in the kernels after q, qd and gravity.
+struct ProblemInput {
+    std::string name, doc;
+    std::vector<std::string> element_names;  // one per element (joint, or "sensor.component")
+    int size() const { return static_cast<int>(element_names.size()); }
+};
+
+struct Problem {
+    std::string name;  // a C++ identifier: the kernels' prefix
+    std::string doc;
+    std::vector<ProblemInput> inputs;
+    std::vector<MeasurementRow> rows;
+    // The unknowns the fused kernel returns: columns of d, their names, the output's name.
+    std::vector<int> wanted;
+    std::vector<std::string> wanted_names;
+    std::string output_name, output_doc;
+    bool joint_space_output = false;  // wanted is τ or q̈ in the model's velocity order
+    std::string source;               // where it was declared (a problem file), for messages
+    // Orders made by hand for this problem's layout, candidates beside SuiteSparse's (eq. 10–11 for
+    // inverse dynamics).
+    std::vector<std::pair<std::string, Permutations>> hand_made_orders;
+};
+
+// The names of d's variables, for messages and reports: "a[link].wx", "f[link].nx", "tau[dof]",
+// "fx[link].fz", "qdd[dof]" (components [angular; linear], in the body's frame).
+std::vector<std::string> variable_names(const Model& model);
+
+// Inverse dynamics: q̈ known (input "qdd"), f^x known (input "f_ext", 6 per body in body coordinates,
+// when external_forces; zero otherwise); returns τ. Rows body by body: f^x_i, then q̈_i.
+Problem inverse_dynamics_problem(const Model& model, bool external_forces = false);
+// Forward dynamics: τ known (input "tau"), f^x as above; returns q̈. Rows as inverse dynamics'.
+Problem forward_dynamics_problem(const Model& model, bool external_forces = false);
+
+// D and b of the problem at (q, q̇) with its known quantities' values.
+template <class S>
+NewtonEulerSystem<S> problem_system(const Model& model, const Problem& problem, const VecX<S>& q, const VecX<S>& qd,
+                                    const Vec3<S>& gravity, const std::vector<VecX<S>>& inputs) {
+    NewtonEulerSystem<S> sys = newton_euler_system<S>(model, q, qd, gravity);
+    const int r0 = static_cast<int>(sys.D.rows()), m = r0 + static_cast<int>(problem.rows.size());
+    sys.D.conservativeResize(m, Eigen::NoChange);
+    sys.b.conservativeResize(m);
+    for (int r = r0; r < m; ++r) {
+        const MeasurementRow& row = problem.rows[r - r0];
+        for (int c = 0; c < sys.D.cols(); ++c) sys.D(r, c) = S(0.0);
+        for (const auto& [column, coefficient] : row.terms) sys.D(r, column) = S(coefficient);
+        sys.b[r] = row.input < 0 ? S(0.0) : S(-inputs[row.input][row.element]);  // Σ c d − y = 0
+    }
+    return sys;
+}
+
+// Joint-space entries of d: τ (tau) or q̈ (!tau), in the model's velocity order.
+template <class S> VecX<S> joint_space(const Model& model, const VecX<S>& d, bool tau) {
+    const NewtonEulerLayout l = newton_euler_layout(model);
+    VecX<S> x(model.nv);
+    for (int i = 0; i < model.N(); ++i)
+        x.segment(model.bodies[i].v_index, l.bodies[i].n) = d.segment(tau ? l.bodies[i].tau : l.bodies[i].qdd, l.bodies[i].n);
+    return x;
+}
+
+}  // namespace rbdgen

@@ -1,0 +1,51 @@
+#include "sparse/static_lu.hpp"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace rbdgen {
+
+long SparsePattern::nnz() const {
+    long n = 0;
+    for (const auto& c : columns) n += static_cast<long>(c.size());
+    return n;
+}
+
+bool SparsePattern::has(int r, int c) const { return std::binary_search(columns[c].begin(), columns[c].end(), r); }
+
+LuPattern symbolic_lu(const SparsePattern& D, const Permutations& order) {
+    const int n = D.cols;
+    if (static_cast<int>(order.columns.size()) != n || static_cast<int>(order.rows.size()) < n)
+        throw std::invalid_argument("symbolic_lu: the permutations do not fit the matrix");
+    std::vector<int> new_row(D.rows, -1);
+    for (int i = 0; i < n; ++i) new_row[order.rows[i]] = i;
+    // Row and column structures of P D Q's square part, updated by elimination (right-looking).
+    std::vector<std::set<int>> row(n), col(n);
+    long entries = 0;
+    for (int j = 0; j < n; ++j)
+        for (int r : D.columns[order.columns[j]])
+            if (new_row[r] >= 0) row[new_row[r]].insert(j), col[j].insert(new_row[r]), ++entries;
+    for (int k = 0; k < n; ++k) {
+        if (!row[k].count(k)) throw std::invalid_argument("structurally zero pivot at " + std::to_string(k));
+        const std::vector<int> upper(row[k].upper_bound(k), row[k].end());
+        for (auto it = col[k].upper_bound(k); it != col[k].end(); ++it)
+            for (int j : upper)
+                if (row[*it].insert(j).second) col[j].insert(*it);
+    }
+    LuPattern lu;
+    lu.n = n;
+    lu.order = order;
+    lu.order.rows.resize(n);
+    lu.L.resize(n), lu.U.resize(n);
+    for (int i = 0; i < n; ++i) {
+        for (int j : row[i]) (j < i ? lu.L[i] : lu.U[i]).push_back(j);
+        lu.U[i].erase(lu.U[i].begin());  // the diagonal
+        lu.nnz += static_cast<long>(row[i].size());
+    }
+    lu.fill = lu.nnz - entries;
+    return lu;
+}
+
+}  // namespace rbdgen
