@@ -7,14 +7,20 @@
 #include "emit/kernel.hpp"
 #include "cli/commands.hpp"
 #include "cli/state.hpp"
+#include "model/error.hpp"
 #include "model/urdf_loader.hpp"
+#include "sparse/analysis.hpp"
 
 namespace rbdgen {
 
 namespace {
 
-VecX<double> state_array(const State& s, StateField field) {
-    switch (field) {
+VecX<double> state_array(const State& s, const ArraySpec& a) {
+    switch (a.state) {
+        case StateField::Measurements: {
+            const std::vector<double> m = measurement_array(s, a.element_names);
+            return Eigen::Map<const VecX<double>>(m.data(), static_cast<long>(m.size()));
+        }
         case StateField::Q: return s.q;
         case StateField::V: return s.v;
         case StateField::A: return s.a;
@@ -25,23 +31,34 @@ VecX<double> state_array(const State& s, StateField field) {
     throw std::logic_error("a kernel input that no state gives");
 }
 
+EvalResult::Form form_of(JsonForm f) {
+    return f == JsonForm::JointVector ? EvalResult::Form::JointVector
+           : f == JsonForm::JointMatrix ? EvalResult::Form::JointMatrix
+                                        : EvalResult::Form::Named;
+}
+
 }  // namespace
 
-// Every kernel a state gives the inputs of (KernelSpec::evaluated), by the reference algorithms.
-EvalResults evaluate(const Model& model, const State& s) {
+// Every kernel a state gives the inputs of (KernelSpec::evaluated), by the reference algorithms:
+// the kernels, then the problems' (their fused kernels).
+EvalResults evaluate(const Model& model, const State& s, const std::vector<std::string>& problems) {
     EvalResults r;
     r.fd_error = forward_dynamics_refusal(model);
-    for (const KernelSpec& k : kernel_specs()) {
+    std::vector<KernelSpec> specs = kernel_specs();
+    for (const std::string& p : problems) {
+        const Problem problem = load_problem(model, p);
+        if (problem.name == "fd" && !r.fd_error.empty()) throw Error("--problem fd: " + r.fd_error);
+        specs.push_back(problem_kernel_specs(std::make_shared<const ProblemAnalysis>(analyze_problem(model, problem))).front());
+    }
+    for (const KernelSpec& k : specs) {
         if (!k.evaluated() || (k.forward_dynamics && !r.fd_error.empty())) continue;
         Arrays<double> in;
-        for (const ArraySpec& a : k.inputs) in.push_back(state_array(s, a.state));
+        for (const ArraySpec& a : k.inputs) in.push_back(state_array(s, a));
         const Arrays<double> out = k.reference(model, in);
         for (size_t o = 0; o < k.outputs.size(); ++o) {
             if (k.outputs[o].json == JsonForm::None) continue;
-            r.results.push_back({k.result_name(o),
-                                 k.outputs[o].json == JsonForm::JointVector ? EvalResult::Form::JointVector
-                                                                            : EvalResult::Form::JointMatrix,
-                                 std::vector<double>(out[o].data(), out[o].data() + out[o].size())});
+            r.results.push_back({k.result_name(o), form_of(k.outputs[o].json),
+                                 std::vector<double>(out[o].data(), out[o].data() + out[o].size()), k.outputs[o].element_names});
         }
     }
     return r;
@@ -52,13 +69,18 @@ void add_eval_command(CLI::App& app, std::ostream& out) {
                                              "kernel a state gives the inputs of (format in README.md)");
     auto args = std::make_shared<ModelArgs>();
     auto state = std::make_shared<std::string>();
+    auto problems = std::make_shared<std::vector<std::string>>();
     add_model_args(*c, *args);
     c->add_option("--state", *state, "the state: STATE.json (joint positions, velocities, accelerations, torques, "
                                      "gravity, floating base)")->required()->type_name("STATE.json");
-    c->callback([args, state, &out] {
+    c->add_option("--problem", *problems,
+                  "also solve a problem on Nori's sparse system by the static-pivot LU and print its unknowns: id, fd or "
+                  "FILE.yaml (measurements from the state's \"measurements\"); repeatable")
+        ->type_name("id|fd|FILE");
+    c->callback([args, state, problems, &out] {
         const Model model = load_model(*args);
         const Layout layout = model_layout(model);
-        const EvalResults result = evaluate(model, read_state(layout, *state));
+        const EvalResults result = evaluate(model, read_state(layout, *state), *problems);
         if (!result.fd_error.empty()) std::cerr << "rbdgen: forward dynamics refused: " << result.fd_error << "\n";
         out << eval_json(layout, result).dump(2) << "\n";
     });

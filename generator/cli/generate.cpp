@@ -20,7 +20,7 @@ struct GenerateArgs {
     std::string dir, name, scalar = "double";
     std::string max_operations = std::to_string(sym::Graph::default_max_nodes);
     std::string snap_tolerance = fmt::format("{:g}", kSnapTolerance);
-    std::vector<std::string> kernels;
+    std::vector<std::string> kernels, problems;
     bool trig_entry_points = false;
 };
 
@@ -50,6 +50,7 @@ void generate(const GenerateArgs& a, const std::string& command_line, std::ostre
     o.command_line = command_line;
     o.urdf_text = text.str();
     o.trig_entry_points = a.trig_entry_points;
+    o.problems = a.problems;
     if (!forward_dynamics_refusal(model).empty())
         std::cerr << "rbdgen: warning: " << forward_dynamics_refusal(model)
                   << " (its forward-dynamics kernels return NaN)\n";
@@ -79,6 +80,10 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     c->add_option("--snap-tolerance", a->snap_tolerance,
                   "snap rotation entries within T of 0 or +-1 to exact values, 0 to keep all (default " + a->snap_tolerance +
                       ", at most 1e-3)")->type_name("T");
+    c->add_option("--problem", a->problems,
+                  "also emit a problem on Nori's sparse system, solved by a static-pivot LU: id (inverse dynamics), fd "
+                  "(forward dynamics) or FILE.yaml (a sensor set, README \"Problems\"); repeatable")
+        ->type_name("id|fd|FILE");
     c->add_flag("--trig-entry-points", a->trig_entry_points,
                 "also emit <kernel>_sc(sin_q, cos_q, ...) taking sin and cos of q from the caller, and NAME::sincos");
     c->callback([a, c, &out] {

@@ -43,8 +43,19 @@ const JointLayout* floating_root(const Layout& layout) {
 }  // namespace
 
 State parse_state(const Layout& model, const nlohmann::json& json, const std::string& file) {
-    check_keys(json, file, "the state", {"q", "v", "a", "tau", "gravity", "base"});
+    check_keys(json, file, "the state", {"q", "v", "a", "tau", "gravity", "base", "measurements"});
     State s;
+    s.file = file;
+    if (json.contains("measurements")) {
+        const nlohmann::json& m = json["measurements"];
+        if (!m.is_object()) throw Error(file + ": 'measurements' must be an object {\"<sensor>\": [values], ...}");
+        for (const auto& [sensor, values] : m.items()) {
+            if (!values.is_array()) throw Error(file + ": 'measurements." + sensor + "' must be an array of numbers");
+            std::vector<double>& out = s.measurements[sensor];
+            for (size_t k = 0; k < values.size(); ++k)
+                out.push_back(number(values[k], file, "measurements." + sensor + "[" + std::to_string(k) + "]"));
+        }
+    }
     s.q = VecX<double>::Zero(model.nq);
     s.v = s.a = s.tau = VecX<double>::Zero(model.nv);
     std::map<std::string, const JointLayout*> by_name;
@@ -89,6 +100,27 @@ State parse_state(const Layout& model, const nlohmann::json& json, const std::st
         if (b.contains("wrench")) read_array(b["wrench"], s.tau.data() + base->v_index, 6, file, "base.wrench");
     }
     return s;
+}
+
+std::vector<double> measurement_array(const State& state, const std::vector<std::string>& element_names) {
+    std::vector<double> out;
+    for (size_t e = 0; e < element_names.size();) {
+        const std::string sensor = element_names[e].substr(0, element_names[e].rfind('.'));
+        size_t n = 0;
+        while (e + n < element_names.size() && element_names[e + n].substr(0, element_names[e + n].rfind('.')) == sensor) ++n;
+        const auto it = state.measurements.find(sensor);
+        std::string components;
+        for (size_t k = 0; k < n; ++k) components += (k ? ", " : "") + element_names[e + k].substr(sensor.size() + 1);
+        if (it == state.measurements.end())
+            throw Error(state.file + ": no measurements for sensor '" + sensor + "'; give \"measurements\": {\"" + sensor +
+                        "\": [" + components + "]}");
+        if (it->second.size() != n)
+            throw Error(state.file + ": 'measurements." + sensor + "' has " + std::to_string(it->second.size()) +
+                        " values; the sensor gives " + std::to_string(n) + ": [" + components + "]");
+        out.insert(out.end(), it->second.begin(), it->second.end());
+        e += n;
+    }
+    return out;
 }
 
 State read_state(const Layout& model, const std::string& file) {
@@ -148,6 +180,15 @@ nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& r) {
     j["joints"] = names;
     for (const EvalResult& result : r.results) {
         const std::string what = "the result of kernel " + result.name;
+        if (result.form == EvalResult::Form::Named) {
+            nlohmann::ordered_json named = nlohmann::ordered_json::object();
+            for (size_t k = 0; k < result.values.size(); ++k) {
+                check_finite(layout, result.values[k], what, result.names.at(k));
+                named[result.names[k]] = result.values[k];
+            }
+            j[result.name] = named;
+            continue;
+        }
         j[result.name] = result.form == EvalResult::Form::JointVector ? joint_vector_json(layout, result.values, what)
                                                                       : joint_matrix_json(layout, result.values, what);
     }

@@ -1,13 +1,15 @@
 // STATE.json, the input of `rbdgen eval` and of every generated robot's eval driver:
 //   {"q": {"<joint>": v, ...}, "v": {...}, "a": {...}, "tau": {...}, "gravity": [0, 0, -9.81],
 //    "base": {"position": [3], "quaternion": [x, y, z, w], "velocity": [6], "acceleration": [6],
-//             "wrench": [6]}}
+//             "wrench": [6]},
+//    "measurements": {"<sensor of a problem file>": [values], ...}}
 // Absent entries are zero (the quaternion defaults to the identity, gravity to (0, 0, −9.81)).
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -31,7 +33,14 @@ struct Layout {
 struct State {
     VecX<double> q, v, a, tau;
     Vec3<double> gravity{0, 0, -9.81};
+    std::map<std::string, std::vector<double>> measurements;  // "measurements": {"<sensor>": [values]}
+    std::string file;                                          // where it was read, for messages
 };
+
+// The measurements a problem reads, element by element ("<sensor>.<component>", grouped by sensor
+// in order): each sensor's values from the state. Throws rbdgen::Error naming a missing sensor or a
+// wrong count.
+std::vector<double> measurement_array(const State& state, const std::vector<std::string>& element_names);
 
 // Throws rbdgen::Error naming `file` and the offending key.
 State parse_state(const Layout& layout, const nlohmann::json& json, const std::string& file);
@@ -42,10 +51,11 @@ State read_state(const Layout& layout, const std::string& file);
 // vector becomes an object keyed by joint name (a floating base under "base"), the NV x NV matrix
 // {"order": [row names], "matrix": [[...], ...]}.
 struct EvalResult {
-    enum class Form { JointVector, JointMatrix };
+    enum class Form { JointVector, JointMatrix, Named };
     std::string name;  // the kernel's (or "kernel.output" for a kernel of several printed outputs)
     Form form = Form::JointVector;
-    std::vector<double> values;  // NV, or NV x NV row-major
+    std::vector<double> values;  // NV, or NV x NV row-major, or one a name
+    std::vector<std::string> names;  // Named: {"<name>": value, ...} (a problem's unknowns)
 };
 struct EvalResults {
     std::vector<EvalResult> results;

@@ -16,6 +16,7 @@
 #include "model/error.hpp"
 #include "model/prepare.hpp"
 #include "model/topology.hpp"
+#include "sparse/analysis.hpp"
 
 namespace rbdgen {
 namespace {
@@ -52,6 +53,7 @@ struct Context {
 struct Emitted {
     Kernel kernel;
     bool refused = false, with_sc = false;
+    const ProblemAnalysis* problem = nullptr;  // a problem's kernel (report.json lists it under "problems")
 };
 
 std::string kernel_source(const Context& c, const Emitted& e) {
@@ -81,8 +83,11 @@ std::string declaration(const Emitted& e) {
     };
     for (const KernelArray& a : k.inputs) sizes += fmt::format("//   {}{}: {}\n", a.name, shape(a), a.doc);
     for (const KernelArray& a : k.outputs) sizes += fmt::format("//   {}{} (out): {}\n", a.name, shape(a), a.doc);
-    std::string d = fmt::format("// {}\n{}// {}\nvoid {}({}) noexcept;\n\n", k.doc, sizes, ops_text(k.ops()), k.name,
-                                kernel_parameters(k));
+    std::string constants;  // each array's size, for the caller's buffers
+    for (const auto* arrays : {&k.inputs, &k.outputs})
+        for (const KernelArray& a : *arrays) constants += fmt::format("constexpr int {}_{}_size = {};\n", k.name, a.name, a.size());
+    std::string d = fmt::format("// {}\n{}// {}\nvoid {}({}) noexcept;\n{}\n", k.doc, sizes, ops_text(k.ops()), k.name,
+                                kernel_parameters(k), constants);
     if (e.with_sc)
         d += fmt::format("// {} with sin_q[NQ], cos_q[NQ] = sin, cos of q given (see sincos below).\nvoid {}_sc({}) noexcept;\n\n",
                          k.name, k.name, kernel_parameters(k, true));
@@ -130,7 +135,8 @@ std::string state_buffer(StateField f) {
         case StateField::A: return "in_qdd";
         case StateField::Tau: return "in_tau";
         case StateField::Gravity: return "in_gravity";
-        case StateField::None: break;
+        case StateField::None:
+        case StateField::Measurements: break;
     }
     return "";
 }
@@ -141,7 +147,8 @@ std::string call(const std::string& ns, const Kernel& k) {
     std::string args;
     for (size_t i = 0; i < k.inputs.size(); ++i) {
         const StateField f = k.spec->inputs[i].state;
-        args += (f != StateField::None ? state_buffer(f) : buffer(k, k.inputs[i])) + ".data(), ";
+        const bool own = f == StateField::None || f == StateField::Measurements;
+        args += (own ? buffer(k, k.inputs[i]) : state_buffer(f)) + ".data(), ";
     }
     for (const KernelArray& a : k.outputs) args += buffer(k, a) + ".data(), ";
     return fmt::format("{}::{}({});", ns, k.name, args.substr(0, args.size() - 2));
@@ -155,20 +162,32 @@ const Emitted* find(const std::vector<Emitted>& kernels, const std::string& name
 
 // Declarations of kernel k's buffers. An input no state gives is what the kernel that produces it
 // makes (ltdl's H from crba), where that kernel is emitted; otherwise the identity for a square
-// matrix (H, LD) and random numbers for a vector (b).
-std::string buffers(const std::string& ns, const std::vector<Emitted>& kernels, const Kernel& k) {
+// matrix (H, LD) and random numbers for a vector (b). A problem's measurements: the state's, in the
+// eval driver (`s`), random numbers in the bench driver.
+std::string list_literal(const std::vector<std::string>& names) {
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + string_literal(n);
+    return "{" + list + "}";
+}
+std::string buffers(const std::string& ns, const std::vector<Emitted>& kernels, const Kernel& k, bool eval) {
     std::string text;
     for (size_t i = 0; i < k.inputs.size(); ++i) {
         const ArraySpec& s = k.spec->inputs[i];
         const KernelArray& a = k.inputs[i];
-        if (s.state != StateField::None) continue;
+        if (s.state == StateField::Measurements && eval) {
+            text += fmt::format("        const std::vector<Scalar> {} = to_scalar(rbdgen::measurement_array(s, {}));\n",
+                                buffer(k, a), list_literal(s.element_names));
+            continue;
+        }
+        if (s.state != StateField::None && s.state != StateField::Measurements) continue;
         text += fmt::format("        std::vector<Scalar> {}({});\n", buffer(k, a), a.size());
         const Emitted* producer = s.produced_by.empty() ? nullptr : find(kernels, s.produced_by);
         if (producer && !producer->refused) {
             const Kernel& p = producer->kernel;
-            text += buffers(ns, kernels, p);
+            text += buffers(ns, kernels, p, eval);
             text += fmt::format("        {}\n", call(ns, p));
-            text += fmt::format("        {} = {};\n", buffer(k, a), buffer(p, p.outputs.at(0)));
+            const auto same_name = std::find_if(p.outputs.begin(), p.outputs.end(), [&](const KernelArray& o) { return o.name == a.name; });
+            text += fmt::format("        {} = {};\n", buffer(k, a), buffer(p, same_name != p.outputs.end() ? *same_name : p.outputs.at(0)));
         } else if (a.rows == a.cols && a.cols > 1) {
             text += fmt::format("        for (int i = 0; i < {}; ++i) {}[i * {} + i] = Scalar(1);\n", a.rows, buffer(k, a), a.cols);
         } else {
@@ -185,15 +204,18 @@ std::string drivers_text(const Context& c, const std::vector<Emitted>& kernels, 
     for (const Emitted& e : kernels) {
         const Kernel& k = e.kernel;
         if (eval && !k.spec->evaluated()) continue;
-        std::string block = buffers(c.ns, kernels, k);
+        std::string block = buffers(c.ns, kernels, k, eval);
         if (eval) {
             block += fmt::format("        {}\n", call(c.ns, k));
             for (size_t o = 0; o < k.outputs.size(); ++o) {
                 const JsonForm form = k.spec->outputs[o].json;
                 if (form == JsonForm::None) continue;
-                block += fmt::format("        r.results.push_back({{\"{}\", rbdgen::EvalResult::Form::{}, to_double({})}});\n",
-                                     k.spec->result_name(o), form == JsonForm::JointVector ? "JointVector" : "JointMatrix",
-                                     buffer(k, k.outputs[o]));
+                block += fmt::format("        r.results.push_back({{\"{}\", rbdgen::EvalResult::Form::{}, to_double({}), {}}});\n",
+                                     k.spec->result_name(o),
+                                     form == JsonForm::JointVector   ? "JointVector"
+                                     : form == JsonForm::JointMatrix ? "JointMatrix"
+                                                                     : "Named",
+                                     buffer(k, k.outputs[o]), list_literal(k.spec->outputs[o].element_names));
             }
             // Forward dynamics is printed only where it is defined.
             calls += k.spec->forward_dynamics ? fmt::format("    if (r.fd_error.empty()) {{\n{}    }}\n", block)
@@ -237,12 +259,46 @@ Patterns jsim_patterns(const Model& model) {
     return p;
 }
 
+// A problem's analysis for report.json: the order kept and why, its fill and pivots, the pattern.
+nlohmann::ordered_json problem_json(const ProblemAnalysis& a, const Model& model) {
+    nlohmann::ordered_json j;
+    j["source"] = a.problem.source;
+    j["ordering"] = a.ordering;
+    j["rows"] = a.pattern.rows;
+    j["columns"] = a.pattern.cols;
+    j["nnz_D"] = a.pattern.nnz();
+    j["nnz_LU"] = a.lu.nnz;
+    j["fill"] = a.lu.fill;
+    j["min_pivot"] = a.min_pivot;
+    j["states_checked"] = a.states_checked;
+    j["singular_states"] = a.singular_states;
+    j["unused_rows"] = a.unused_rows;
+    nlohmann::ordered_json candidates = nlohmann::ordered_json::array();
+    for (const OrderingReport& r : a.candidates) {
+        nlohmann::ordered_json x{{"name", r.name}, {"nnz_LU", r.nnz_lu}, {"fill", r.fill}, {"ops", r.ops}};
+        if (r.states) x["min_pivot"] = r.min_pivot, x["states"] = r.states;
+        if (!r.rejected.empty()) x["rejected"] = r.rejected;
+        candidates.push_back(x);
+    }
+    j["candidates"] = candidates;
+    j["variables"] = variable_names(model);
+    j["unknowns"] = a.problem.wanted_names;
+    std::vector<int> column_start{0}, row_index;
+    for (const auto& column : a.pattern.columns) {
+        row_index.insert(row_index.end(), column.begin(), column.end());
+        column_start.push_back(static_cast<int>(row_index.size()));
+    }
+    j["pattern"] = {{"column_start", column_start}, {"row_index", row_index}};
+    j["order"] = {{"rows", a.lu.order.rows}, {"columns", a.lu.order.columns}};
+    return j;
+}
+
 nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepared, const std::vector<Emitted>& kernels) {
     const Model& model = c.model;
     const std::vector<int> lambda = parent_array(model), lambda_e = expanded_parent(model);
     const CostQuantities q = cost_quantities(lambda), qe = cost_quantities(lambda_e);
     const Patterns p = jsim_patterns(model);
-    nlohmann::ordered_json report_kernels = nlohmann::ordered_json::object();
+    nlohmann::ordered_json report_kernels = nlohmann::ordered_json::object(), problems = nlohmann::ordered_json::object();
     for (const Emitted& e : kernels) {
         nlohmann::ordered_json entry;
         entry["ops"] = ops_json(e.kernel.ops());
@@ -251,7 +307,20 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
         for (const KernelArray& a : e.kernel.outputs) size += a.size();
         entry["output_size"] = size;
         if (e.refused) entry["refused"] = c.fd_refusal;
+        if (e.problem) {
+            problems[e.problem->problem.name]["kernels"][e.kernel.name] = entry;
+            continue;
+        }
         report_kernels[e.kernel.name] = entry;
+    }
+    for (const Emitted& e : kernels) {
+        if (!e.problem) continue;
+        const ProblemAnalysis& a = *e.problem;
+        nlohmann::ordered_json& j = problems[a.problem.name];
+        if (j.contains("ordering")) continue;
+        nlohmann::ordered_json kernels_of = j["kernels"];
+        j = problem_json(a, model);
+        j["kernels"] = kernels_of;
     }
     nlohmann::ordered_json report;
     report["robot"] = c.ns;
@@ -277,6 +346,7 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
     report["snapping"] = {{"tolerance", c.o.snap_tolerance}, {"snapped", prepared.snap.snapped},
                           {"largest_change", prepared.snap.max_change}, {"effect_on_tau_and_H", prepared.snap_effect}};
     report["kernels"] = report_kernels;
+    if (!problems.empty()) report["problems"] = problems;
     report["jsim_pattern"] = p.H;
     report["ltdl_pattern"] = p.L;
     if (!c.fd_refusal.empty()) report["fd_refusal"] = c.fd_refusal;
@@ -337,11 +407,27 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o) {
                                  fnv1a_hex(o.urdf_text) + "): " + o.command_line) +
                         "\n// Do not edit: regenerate instead.",
                     forward_dynamics_refusal(model)};
-    // Traced in the specs' order, whatever order they were asked in.
+    // Problems on Nori's system, analysed (orderings, pivots, rank) before anything is traced.
+    std::vector<std::shared_ptr<const ProblemAnalysis>> analyses;
+    std::vector<KernelSpec> specs;
+    std::vector<const ProblemAnalysis*> problem_of;  // of each spec: its problem, or none
+    for (const KernelSpec& spec : kernel_specs())
+        if (std::find(names.begin(), names.end(), spec.name) != names.end()) specs.push_back(spec), problem_of.push_back(nullptr);
+    for (const std::string& p : o.problems) {
+        const Problem problem = load_problem(model, p);
+        for (const auto& a : analyses)
+            if (a->problem.name == problem.name)
+                throw Error("--problem " + comment_text(p) + ": a second problem named '" + problem.name + "'; give each a name of its own");
+        if (problem.name == "fd" && !c.fd_refusal.empty()) throw Error("--problem fd: " + c.fd_refusal);
+        analyses.push_back(std::make_shared<const ProblemAnalysis>(analyze_problem(model, problem)));
+        for (KernelSpec& s : problem_kernel_specs(analyses.back())) specs.push_back(std::move(s)), problem_of.push_back(analyses.back().get());
+    }
+    // Traced in the specs' order, whatever order they were asked in; a problem's after them.
     std::vector<Emitted> kernels;
-    for (const KernelSpec& spec : kernel_specs()) {
-        if (std::find(names.begin(), names.end(), spec.name) == names.end()) continue;
+    for (size_t k = 0; k < specs.size(); ++k) {
+        const KernelSpec& spec = specs[k];
         Emitted e;
+        e.problem = problem_of[k];
         try {
             e.kernel = trace_kernel(model, spec, o.max_operations);
         } catch (const std::length_error&) {

@@ -21,6 +21,7 @@ struct GenerateOptions {
     int max_operations = sym::Graph::default_max_nodes;  // expression-graph nodes per kernel
     bool trig_entry_points = false;    // also emit <kernel>_sc(sin_q, cos_q, ...) and sincos(q, sin_q, cos_q)
     double snap_tolerance = kSnapTolerance;  // model/snap.hpp; 0 keeps every constant as the URDF gives it
+    std::vector<std::string> problems;       // Nori problems: id, fd, or a problem file (sparse/problem_file.hpp)
 };
 
 using Files = std::map<std::string, std::string>;

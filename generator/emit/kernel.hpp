@@ -23,11 +23,11 @@ enum class ArrayLayout {
 
 // What an eval driver (and `rbdgen eval`) fills an input with, from STATE.json; None: the kernel
 // takes something a state does not give, and is not in eval's output.
-enum class StateField { None, Q, V, A, Tau, Gravity };
+enum class StateField { None, Q, V, A, Tau, Gravity, Measurements };
 
 // How `rbdgen eval` prints an output: by joint name (NV entries), as the NV x NV matrix with the
-// names of its rows, or not at all.
-enum class JsonForm { None, JointVector, JointMatrix };
+// names of its rows, by the array's element names, or not at all.
+enum class JsonForm { None, JointVector, JointMatrix, Named };
 
 struct ArraySpec {
     std::string name;  // a C++ identifier we choose (q, qd, tau, H, ...), never from the URDF
@@ -39,6 +39,9 @@ struct ArraySpec {
     bool angles = false;                  // input q: the `_sc` entry point takes its sines and cosines instead
     std::string produced_by;              // input: the kernel whose output of this name the bench driver feeds it
     JsonForm json = JsonForm::None;       // outputs
+    // Measurements input ("<sensor>.<component>", filled from STATE.json's "measurements") and Named
+    // outputs: a name an element.
+    std::vector<std::string> element_names;
     int n_rows(const Model& m) const { return rows(m); }
     int n_cols(const Model& m) const { return cols ? cols(m) : 1; }
     int size(const Model& m) const { return n_rows(m) * n_cols(m); }
@@ -64,6 +67,12 @@ struct KernelSpec {
 
 // Every kernel, in the order they are emitted and reported.
 const std::vector<KernelSpec>& kernel_specs();
+// The kernels of one analysed problem on Nori's system (sparse/analysis.hpp), named after it: the
+// fused <problem>_lu (the unknowns asked for from q, qd, the known quantities and gravity), and its
+// three steps <problem>_assemble (D's nonzeros and b), <problem>_factor (the static-pivot LU) and
+// <problem>_solve (every variable of d).
+struct ProblemAnalysis;
+std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalysis> analysis);
 // The spec of `name`; throws rbdgen::Error listing the kernels when there is none.
 const KernelSpec& kernel_spec(const std::string& name);
 std::vector<std::string> kernel_names();

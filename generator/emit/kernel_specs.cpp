@@ -1,7 +1,11 @@
 // The kernels: each a reference algorithm with named, shaped arrays in and out. Nothing here computes
 // dynamics; an entry only wires an algorithm of generator/algorithms/ to arrays, once for both
 // scalars (the same generic lambda is the reference and the tracer).
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <optional>
+#include <unordered_map>
 #include <type_traits>
 
 #include "algorithms/aba.hpp"
@@ -14,6 +18,7 @@
 #include "emit/kernel.hpp"
 #include "model/error.hpp"
 #include "model/topology.hpp"
+#include "sparse/analysis.hpp"
 
 namespace rbdgen {
 namespace {
@@ -176,7 +181,119 @@ std::vector<KernelSpec> make_specs() {
     return k;
 }
 
+// A problem's arrays: q, qd, its known quantities, gravity (the analysis numbers them so).
+std::vector<ArraySpec> problem_inputs(const Problem& p) {
+    std::vector<ArraySpec> in{q_in(), qd_in()};
+    for (const ProblemInput& i : p.inputs) {
+        const int n = i.size();
+        const StateField state = i.name == "qdd"            ? StateField::A
+                                 : i.name == "tau"          ? StateField::Tau
+                                 : i.name == "measurements" ? StateField::Measurements
+                                                            : StateField::None;
+        ArraySpec a{i.name, i.doc, [n](const Model&) { return n; }, {}, ArrayLayout::Vector, state};
+        if (state == StateField::Measurements) a.element_names = i.element_names;
+        in.push_back(a);
+    }
+    in.push_back(gravity_in());
+    return in;
+}
+ArraySpec sized(std::string name, std::string doc, long n) {
+    return {std::move(name), std::move(doc), [n](const Model&) { return static_cast<int>(n); }};
+}
+template <class S> struct ProblemArrays {
+    VecX<S> q, qd;
+    Vec3<S> gravity;
+    std::vector<VecX<S>> known;
+};
+template <class S> ProblemArrays<S> problem_arrays(const Arrays<S>& x) {
+    return {x[0], x[1], vec3(x.back()), std::vector<VecX<S>>(x.begin() + 2, x.end() - 1)};
+}
+
 }  // namespace
+
+std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalysis> analysis) {
+    const ProblemAnalysis& a = *analysis;
+    const std::string& p = a.problem.name;
+    const SparsePattern& P = a.pattern;
+    const LuPattern& lu = a.lu;
+    // D's array: its nonzeros that vary with the state, column by column (the pattern's order); where
+    // each (row, column) sits there, or −1 − (its index among all nonzeros) for a constant.
+    auto slots = std::make_shared<std::unordered_map<long, long>>();
+    long variable = 0;
+    for (int c = 0, k = 0; c < P.cols; ++c)
+        for (int r : P.columns[c]) {
+            (*slots)[static_cast<long>(r) * P.cols + c] = a.entry_constant[k] ? -1 - k : variable++;
+            ++k;
+        }
+    const std::string shape = fmt::format("{} x {}", P.rows, P.cols);
+    std::vector<KernelSpec> k;
+    ArraySpec wanted = sized(a.problem.output_name, a.problem.output_doc, static_cast<long>(a.problem.wanted.size()));
+    wanted.json = a.problem.joint_space_output ? JsonForm::JointVector : JsonForm::Named;
+    if (!a.problem.joint_space_output) wanted.element_names = a.problem.wanted_names;
+    k.push_back(spec(p + "_lu", a.problem.doc, problem_inputs(a.problem), {wanted}, [analysis](const Model& m, const auto& x) {
+        using S = ScalarOf<std::decay_t<decltype(x)>>;
+        const ProblemArrays<S> in = problem_arrays(x);
+        const VecX<S> d = solve_problem<S>(m, *analysis, in.q, in.qd, in.gravity, in.known);
+        return std::vector{wanted_of(analysis->problem, d)};
+    }));
+    ArraySpec D_out = sized("D", "the nonzeros of D (" + shape + ") that vary with the state, column by column in its pattern (report.json)", variable);
+    ArraySpec b_out = sized("b", "b of D d + b = 0", P.rows);
+    k.push_back(spec(p + "_assemble", "Nori's system D d + b = 0 of problem " + p + " (eq. 3-5 and its measurement rows).",
+        problem_inputs(a.problem), {D_out, b_out}, [analysis, P, variable](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            const ProblemArrays<S> in = problem_arrays(x);
+            const NewtonEulerSystem<S> sys = problem_system<S>(m, analysis->problem, in.q, in.qd, in.gravity, in.known);
+            VecX<S> D(variable);
+            for (int c = 0, k = 0, n = 0; c < P.cols; ++c)
+                for (int r : P.columns[c])
+                    if (!analysis->entry_constant[k++]) D[n++] = sys.D(r, c);
+            return std::vector{D, sys.b};
+        }));
+    ArraySpec D_in = D_out;
+    D_in.produced_by = p + "_assemble";
+    // The factors of lu_factor on D's array; those that come out constants of the model (a ±1 pivot's
+    // reciprocal, L's entries under it) are folded into the solve, and the factor's array holds the rest.
+    const auto factors = [analysis, slots](const auto& D_values) {
+        using S = typename std::decay_t<decltype(D_values)>::Scalar;
+        const auto entry = [&](int r, int c) {
+            const auto it = slots->find(static_cast<long>(r) * analysis->pattern.cols + c);
+            if (it == slots->end()) return S(0.0);
+            return it->second >= 0 ? D_values[it->second] : S(analysis->entry_value[-1 - it->second]);
+        };
+        return lu_values(analysis->lu, lu_factor<S>(analysis->lu, entry));
+    };
+    auto lu_constant = std::make_shared<std::vector<std::optional<double>>>();
+    {
+        sym::Graph g;
+        sym::Tracing tracing(g);
+        VecX<sym::Expr> D(variable);
+        for (int i = 0; i < D.size(); ++i) D[i] = sym::Expr::input(0, i);
+        for (const sym::Expr& e : factors(D))
+            lu_constant->push_back(g.node(e.id()).op == sym::Op::Const ? std::optional<double>(g.node(e.id()).value) : std::nullopt);
+    }
+    const long lu_variable = std::count(lu_constant->begin(), lu_constant->end(), std::nullopt);
+    ArraySpec LU = sized("LU", "the factors that vary with the state (sparse/static_lu.hpp lu_values: row by row of P D Q, "
+                                 "L's entries, 1 / u_ii, U's entries)", lu_variable);
+    k.push_back(spec(p + "_factor", "Static-pivot sparse LU P D Q = L U of problem " + p + " (ordering " + a.ordering + ").",
+        {D_in}, {LU}, [factors, lu_constant, lu_variable](const Model&, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            const VecX<S> all = factors(x[0]);
+            VecX<S> out(lu_variable);
+            for (long i = 0, n = 0; i < all.size(); ++i)
+                if (!(*lu_constant)[i]) out[n++] = all[i];
+            return std::vector{out};
+        }));
+    ArraySpec LU_in = LU, b_in = b_out;
+    LU_in.produced_by = p + "_factor", b_in.produced_by = p + "_assemble";
+    k.push_back(spec(p + "_solve", "Forward and backward substitution with the LU factors of problem " + p + ": d = -D^-1 b.",
+        {LU_in, b_in}, {sized("d", "every variable of d (report.json names them)", P.cols)}, [analysis, lu_constant](const Model&, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            VecX<S> all(lu_constant->size());
+            for (long i = 0, n = 0; i < all.size(); ++i) all[i] = (*lu_constant)[i] ? S(*(*lu_constant)[i]) : x[0][n++];
+            return std::vector{lu_solve(analysis->lu, lu_from_values(analysis->lu, all), VecX<S>(x[1]))};
+        }));
+    return k;
+}
 
 bool KernelSpec::evaluated() const {
     const bool inputs_from_state =

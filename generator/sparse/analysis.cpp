@@ -8,6 +8,7 @@
 #include <random>
 
 #include "model/error.hpp"
+#include "sparse/constant_pivots.hpp"
 #include "sparse/ordering.hpp"
 
 namespace rbdgen {
@@ -45,8 +46,9 @@ long fused_operations(const Model& model, const ProblemAnalysis& a) {
     const std::vector<VecX<sym::Expr>> in = symbolic_inputs(input_sizes(model, a.problem));
     const std::vector<VecX<sym::Expr>> known(in.begin() + 2, in.end() - 1);
     const VecX<sym::Expr> d = solve_problem<sym::Expr>(model, a, in[0], in[1], Vec3<sym::Expr>(in.back()), known);
+    const VecX<sym::Expr> wanted = wanted_of(a.problem, d);
     std::vector<int> out;
-    for (int c : a.problem.wanted) out.push_back(d[c].id());
+    for (const sym::Expr& w : wanted) out.push_back(w.id());
     return g.count(out).total();
 }
 
@@ -103,13 +105,20 @@ void check_well_posed(const Model& model, const Problem& p, const std::vector<st
         Eigen::FullPivLU<MatX<double>> lu(sys.D);
         lu.setThreshold(1e-10);
         if (lu.rank() == sys.D.cols()) continue;
+        // An unknown the problem returns is undetermined where it has a component in D's null space.
         const MatX<double> K = lu.kernel();
-        std::vector<std::string> undetermined, internal;
+        std::vector<std::string> undetermined, internal, others;
+        for (size_t w = 0; w < p.wanted.size(); ++w) {
+            Eigen::RowVectorXd k = Eigen::RowVectorXd::Zero(K.cols());
+            for (const auto& [column, c] : p.wanted[w]) k += c * K.row(column);
+            if (k.cwiseAbs().maxCoeff() >= 1e-8) undetermined.push_back(p.wanted_names[w]);
+        }
         for (int c = 0; c < K.rows(); ++c) {
             if (K.row(c).cwiseAbs().maxCoeff() < 1e-8) continue;
             const std::string& n = names[c];
-            (n.rfind("a[", 0) == 0 || n.rfind("f[", 0) == 0 ? internal : undetermined).push_back(n);
+            (n.rfind("a[", 0) == 0 || n.rfind("f[", 0) == 0 ? internal : others).push_back(n);
         }
+        if (undetermined.empty()) undetermined = others;  // none of the unknowns asked for: name d's
         std::string list;
         for (size_t k = 0; k < undetermined.size() && k < 24; ++k) list += (k ? ", " : "") + undetermined[k];
         if (undetermined.size() > 24) list += fmt::format(" and {} more", undetermined.size() - 24);
@@ -147,6 +156,12 @@ ProblemAnalysis analyze_problem(const Model& model, const Problem& problem, cons
         t.D = problem_system<sym::Expr>(model, problem, in[0], in[1], Vec3<sym::Expr>(in.back()), known).D;
     }
     a.pattern = traced_pattern(t.g, t.D);
+    for (int c = 0; c < a.pattern.cols; ++c)
+        for (int r : a.pattern.columns[c]) {
+            const sym::Node& node = t.g.node(t.D(r, c).id());
+            a.entry_constant.push_back(node.op == sym::Op::Const);
+            a.entry_value.push_back(node.value);
+        }
     // 2. Well-posedness (fewer equations than unknowns included: the message names what is missing).
     check_well_posed(model, problem, names);
     // Values at a generic state, for UMFPACK.
@@ -167,6 +182,8 @@ ProblemAnalysis analyze_problem(const Model& model, const Problem& problem, cons
     // 3. Candidates: fill and operations.
     std::vector<OrderingCandidate> candidates = suitesparse_orderings(a.pattern, instance);
     for (const auto& [name, order] : problem.hand_made_orders) candidates.insert(candidates.begin(), {name, order});
+    const PartialOrder constant = constant_pivot_order(t.g, t.D, a.pattern);
+    candidates.push_back({"constant-pivots", constant.order, constant.pivots});
     struct Tried {
         OrderingReport report;
         LuPattern lu;
@@ -178,27 +195,52 @@ ProblemAnalysis analyze_problem(const Model& model, const Problem& problem, cons
         x.report.name = c.name;
         x.rows = c.order.rows;
         try {
-            x.lu = symbolic_lu(a.pattern, c.order);
+            x.lu = symbolic_lu(a.pattern, c.order, c.pivots);
         } catch (const std::invalid_argument& e) {
             x.report.rejected = std::string("structurally singular with this order: ") + e.what();
             tried.push_back(x);
             continue;
         }
-        x.report.nnz_lu = x.lu.nnz, x.report.fill = x.lu.fill;
+        x.report.nnz_lu = x.lu.nnz, x.report.fill = x.lu.fill, x.report.tail = {x.lu.tail_rows(), x.lu.tail_cols()};
         ProblemAnalysis probe;
         probe.problem = problem;
         probe.lu = x.lu;
         x.report.ops = fused_operations(model, probe);
         tried.push_back(x);
     }
+    // Cheapest first; an order with a least-squares tail only after every full LU: its normal
+    // equations square the tail's condition number (forward dynamics lost a digit that way).
     std::stable_sort(tried.begin(), tried.end(), [](const Tried& x, const Tried& y) {
         if (x.report.rejected.empty() != y.report.rejected.empty()) return x.report.rejected.empty();
-        return std::tie(x.report.ops, x.report.fill) < std::tie(y.report.ops, y.report.fill);
+        const bool x_tail = x.lu.tail_cols() > 0, y_tail = y.lu.tail_cols() > 0;
+        return std::tie(x_tail, x.report.ops, x.report.fill) < std::tie(y_tail, y.report.ops, y.report.fill);
     });
-    // 4. Static pivots: the cheapest order safe on every state is kept.
+    // 4. Static pivots: the cheapest order safe on every state where the problem is regular is kept.
     std::vector<std::vector<int>> row_entries(a.pattern.rows);  // D's pattern by rows
     for (int c = 0; c < a.pattern.cols; ++c)
         for (int r : a.pattern.columns[c]) row_entries[r].push_back(c);
+    // The smallest relative pivot of an order at a state: |u_ii| over the largest |entry| of its row
+    // of D, and for a tail the square root of LDLᵀ's d_j over (SᵀS)_jj.
+    auto smallest_pivot = [&](const LuPattern& lu, const std::vector<double>& v) {
+        const LuFactors<double> f = lu_factor<double>(lu, D_at(v));
+        double smallest = INFINITY;
+        for (int i = 0; i < lu.pivots; ++i) {
+            double scale = 0;
+            for (int c : row_entries[lu.order.rows[i]]) scale = std::max(scale, std::abs(v[t.D(lu.order.rows[i], c).id()]));
+            smallest = std::min(smallest, std::abs(f.pivot[i]) / scale);
+        }
+        for (int j = 0; j < lu.tail_cols(); ++j)
+            smallest = std::min(smallest, std::sqrt(std::max(0.0, 1.0 / f.tail_inv_d[j]) / f.tail.col(j).squaredNorm()));
+        return smallest;
+    };
+    // A state where the problem itself is singular (rank D < n) fails every order: rank D = constant
+    // pivots + rank S, so the constant-pivot order's tail says which states those are.
+    const LuPattern constant_lu = symbolic_lu(a.pattern, constant.order, constant.pivots);
+    std::vector<signed char> singular(options.states, -1);
+    auto is_singular = [&](int s, const std::vector<double>& v) {
+        if (singular[s] < 0) singular[s] = constant_lu.tail_cols() > 0 && !(smallest_pivot(constant_lu, v) >= options.pivot_threshold);
+        return singular[s] == 1;
+    };
     std::vector<VecX<double>> states;
     for (int s = 0; s < options.states; ++s) states.push_back(check_state(model, s, rng));
     bool chosen = false;
@@ -209,16 +251,19 @@ ProblemAnalysis analyze_problem(const Model& model, const Problem& problem, cons
             continue;
         }
         double min_pivot = INFINITY;
-        int s = 0;
+        int s = 0, singular_states = 0;
         for (; s < options.states; ++s) {
             const std::vector<double> v = t.g.evaluate(inputs_at(states[s]));
-            const LuFactors<double> f = lu_factor<double>(x.lu, D_at(v));
-            for (int i = 0; i < x.lu.n; ++i) {
-                double scale = 0;
-                for (int c : row_entries[x.lu.order.rows[i]]) scale = std::max(scale, std::abs(v[t.D(x.lu.order.rows[i], c).id()]));
-                min_pivot = std::min(min_pivot, std::abs(f.pivot[i]) / scale);
+            const double p = smallest_pivot(x.lu, v);
+            if (p >= options.pivot_threshold) {
+                min_pivot = std::min(min_pivot, p);
+                continue;
             }
-            if (!(min_pivot >= options.pivot_threshold)) break;
+            if (!is_singular(s, v)) {
+                min_pivot = p;
+                break;
+            }
+            ++singular_states;
         }
         x.report.min_pivot = min_pivot, x.report.states = std::min(s + 1, options.states);
         if (s < options.states) {
@@ -227,7 +272,8 @@ ProblemAnalysis analyze_problem(const Model& model, const Problem& problem, cons
         }
         chosen = true;
         a.ordering = x.report.name, a.lu = x.lu, a.min_pivot = min_pivot, a.states_checked = options.states;
-        for (size_t k = x.lu.n; k < x.rows.size(); ++k) a.unused_rows.push_back(row_name(model, problem, x.rows[k], names));
+        a.singular_states = singular_states;
+        for (size_t k = x.lu.m; k < x.rows.size(); ++k) a.unused_rows.push_back(row_name(model, problem, x.rows[k], names));
     }
     for (const Tried& x : tried) a.candidates.push_back(x.report);
     if (!chosen) {

@@ -5,7 +5,8 @@
 //   3. Problem 2's candidates (sparse/ordering.hpp, and the RNEA order of eq. 10–11 for inverse
 //      dynamics), each with its fill-in and the operations of its emitted factor and solve;
 //   4. static pivoting made safe: the cheapest candidate whose pivots stay above a relative threshold
-//      on thousands of states (joint angles at multiples of π/2 among them) is kept.
+//      on thousands of states (joint angles at multiples of π/2 among them) is kept; a state where
+//      the problem itself is singular rejects none (sparse/constant_pivots.hpp tells them apart).
 // solve_problem is the runtime half, once for both scalars: assemble, factor, solve.
 #pragma once
 
@@ -26,6 +27,7 @@ struct AnalysisOptions {
 struct OrderingReport {
     std::string name;
     long nnz_lu = 0, fill = 0, ops = 0;  // ops: assemble + factor + solve, as emitted (fused)
+    std::pair<int, int> tail{0, 0};      // rows and columns of its least-squares tail
     double min_pivot = 0;                // smallest relative pivot over the states tried (0: not checked)
     int states = 0;
     std::string rejected;                // why not chosen ("" for the chosen one)
@@ -34,10 +36,18 @@ struct OrderingReport {
 struct ProblemAnalysis {
     Problem problem;
     SparsePattern pattern;  // of D: the constraints (3), then the problem's rows
+    // Per entry of the pattern (column by column): whether it is a constant of the model (±1, S, an
+    // inertia, a sensor's frame) and its value. The emitted factor folds these; D's array holds the rest.
+    std::vector<bool> entry_constant;
+    std::vector<double> entry_value;
     std::string ordering;   // the chosen candidate
     LuPattern lu;
     double min_pivot = 0;   // relative, over the states checked
     int states_checked = 0;
+    // States where D itself is rank-deficient (the sensors cannot tell the unknowns apart there, as
+    // two feet's vertical torques when the feet are parallel): every order fails there, so they do
+    // not reject one; the kernels return non-finite numbers at such states.
+    int singular_states = 0;
     std::vector<std::string> unused_rows;  // measurement rows left out of a rectangular D (redundant)
     std::vector<OrderingReport> candidates;
 };

@@ -16,6 +16,7 @@ namespace rbdgen {
 struct OrderingCandidate {
     std::string name;
     Permutations order;
+    int pivots = -1;  // static pivots before a least-squares tail; -1: a full LU (sparse/static_lu.hpp)
 };
 
 // `values`: D's entries at one generic state, in the pattern's column order. A candidate SuiteSparse

@@ -29,7 +29,7 @@ Problem joint_problem(const Model& model, bool external_forces, bool acceleratio
         for (int e = 0; e < k.n; ++e) p.rows.push_back({{{known_column + e, 1.0}}, 0, model.bodies[i].v_index + e});
     }
     for (int i = 0; i < model.N(); ++i)  // velocity coordinates are numbered body by body
-        for (int e = 0; e < l.bodies[i].n; ++e) p.wanted.push_back((accelerations_known ? l.bodies[i].tau : l.bodies[i].qdd) + e);
+        for (int e = 0; e < l.bodies[i].n; ++e) p.wanted.push_back({{(accelerations_known ? l.bodies[i].tau : l.bodies[i].qdd) + e, 1.0}});
     p.wanted_names = dofs;
     p.joint_space_output = true;
     return p;
@@ -78,6 +78,12 @@ Problem forward_dynamics_problem(const Model& model, bool external_forces) {
     p.output_doc = "joint accelerations";
     p.hand_made_orders.push_back({"aba", aba_ordering(model)});
     return p;
+}
+
+Problem load_problem(const Model& model, const std::string& name_or_file) {
+    if (name_or_file == "id") return inverse_dynamics_problem(model);
+    if (name_or_file == "fd") return forward_dynamics_problem(model);
+    return read_problem_file(model, name_or_file);
 }
 
 }  // namespace rbdgen

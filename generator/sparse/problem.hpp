@@ -34,8 +34,9 @@ struct Problem {
     std::string doc;
     std::vector<ProblemInput> inputs;
     std::vector<MeasurementRow> rows;
-    // The unknowns the fused kernel returns: columns of d, their names, the output's name.
-    std::vector<int> wanted;
+    // The unknowns the fused kernel returns, each a linear form Σ c d[column] (a variable of d, or a
+    // link's wrench component in its own frame), their names, the output's name.
+    std::vector<std::vector<std::pair<int, double>>> wanted;
     std::vector<std::string> wanted_names;
     std::string output_name, output_doc;
     bool joint_space_output = false;  // wanted is τ or q̈ in the model's velocity order
@@ -49,11 +50,26 @@ struct Problem {
 // "fx[link].fz", "qdd[dof]" (components [angular; linear], in the body's frame).
 std::vector<std::string> variable_names(const Model& model);
 
+// A problem by name: "id", "fd", or a problem file (sparse/problem_file.cpp). Throws rbdgen::Error.
+Problem load_problem(const Model& model, const std::string& name_or_file);
+Problem read_problem_file(const Model& model, const std::string& path);
+
 // Inverse dynamics: q̈ known (input "qdd"), f^x known (input "f_ext", 6 per body in body coordinates,
 // when external_forces; zero otherwise); returns τ. Rows body by body: f^x_i, then q̈_i.
 Problem inverse_dynamics_problem(const Model& model, bool external_forces = false);
 // Forward dynamics: τ known (input "tau"), f^x as above; returns q̈. Rows as inverse dynamics'.
 Problem forward_dynamics_problem(const Model& model, bool external_forces = false);
+
+// The unknowns the problem returns, from d.
+template <class S> VecX<S> wanted_of(const Problem& p, const VecX<S>& d) {
+    VecX<S> out(p.wanted.size());
+    for (size_t w = 0; w < p.wanted.size(); ++w) {
+        S x(0.0);
+        for (const auto& [column, c] : p.wanted[w]) x = x + S(c) * d[column];
+        out[w] = x;
+    }
+    return out;
+}
 
 // D and b of the problem at (q, q̇) with its known quantities' values.
 template <class S>

@@ -1,5 +1,9 @@
 # rbdgen_add_robot(NAME URDF <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [NO_DRIVERS]
-#                  [SCALAR double|float] [KERNELS k1 k2 ...] [COMPILE_OPTIONS ...])
+#                  [SCALAR double|float] [KERNELS k1 k2 ...] [PROBLEMS id|fd|FILE.yaml ...]
+#                  [COMPILE_OPTIONS ...])
+#
+# PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (README "Problems"): id,
+# fd, or a problem file whose name (without .yaml) names its kernels; an edit of the file regenerates.
 #
 # Generates the robot's kernels at build time (again whenever the URDF or the generator changes) and
 # builds three targets:
@@ -52,7 +56,7 @@ endfunction()
 # or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS" "URDF;SCALAR" "KERNELS;COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS" "URDF;SCALAR" "KERNELS;PROBLEMS;COMPILE_OPTIONS" ${ARGN})
   if(NOT R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's URDF file with URDF <file>")
   endif()
@@ -76,6 +80,25 @@ function(rbdgen_add_robot NAME)
   set(kernel_sources "")
   foreach(k ${R_KERNELS})
     list(APPEND kernel_sources "${out}/${NAME}_${k}.cpp")
+  endforeach()
+  set(problem_flags "")
+  set(problem_files "")
+  foreach(p ${R_PROBLEMS})
+    if(p STREQUAL "id" OR p STREQUAL "fd")
+      set(problem ${p})
+    else()
+      get_filename_component(file "${p}" ABSOLUTE)
+      if(NOT EXISTS "${file}")
+        message(FATAL_ERROR "rbdgen_add_robot(${NAME}): PROBLEMS: '${p}' is neither id, fd nor an existing problem file")
+      endif()
+      get_filename_component(problem "${file}" NAME_WE)
+      list(APPEND problem_files "${file}")
+      set(p "${file}")
+    endif()
+    list(APPEND problem_flags --problem "${p}")
+    foreach(step lu assemble factor solve)
+      list(APPEND kernel_sources "${out}/${NAME}_${problem}_${step}.cpp")
+    endforeach()
   endforeach()
   set(outputs ${kernel_sources} "${out}/${NAME}.hpp" "${out}/rbdgen_runtime.hpp" "${out}/${NAME}_eval.cpp"
       "${out}/${NAME}_bench.cpp" "${out}/report.md" "${out}/report.json")
@@ -103,8 +126,8 @@ function(rbdgen_add_robot NAME)
   add_custom_command(
     OUTPUT ${outputs}
     COMMAND "${RBDGEN_EXECUTABLE}" generate "${urdf}" -o "${out}" --name ${NAME} --scalar ${R_SCALAR}
-            --kernels ${kernel_list} ${flags}
-    DEPENDS "${urdf}" ${generator_dependency}
+            --kernels ${kernel_list} ${flags} ${problem_flags}
+    DEPENDS "${urdf}" ${problem_files} ${generator_dependency}
     COMMENT "rbdgen: generating ${NAME} from ${R_URDF}"
     VERBATIM)
 

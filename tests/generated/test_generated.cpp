@@ -11,6 +11,7 @@
 #include "model/frames.hpp"
 #include "model/prepare.hpp"
 #include "model/urdf_loader.hpp"
+#include "sparse/problem.hpp"
 #include ROBOT_HEADER
 
 namespace rbdgen {
@@ -80,6 +81,12 @@ protected:
         RecordProperty("worst_rel_err", std::to_string(worst));
         std::cout << ROBOT_STR << " " << ::testing::UnitTest::GetInstance()->current_test_info()->name()
                   << ": worst relative error " << worst << "\n";
+    }
+    // Against another formulation (Nori's LU against RNEA and ABA): ROBOT_LU_TOLERANCE.
+    void check_lu(const std::vector<Scalar>& generated, const std::vector<double>& reference) {
+        const double e = rel_err(generated, reference);
+        worst = std::max(worst, e);
+        ASSERT_LT(e, ROBOT_LU_TOLERANCE);
     }
     void check(const std::vector<Scalar>& generated, const std::vector<double>& reference) {
         const double e = rel_err(generated, reference);
@@ -154,6 +161,39 @@ TEST_F(Generated, ForwardDynamics) {
         check(out, flat(reference::aba(model, q, qd, tau, g)));
         robot::fd_crba_ltdl(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(tau).data(), to_scalar(g).data(), out.data());
         check(out, flat(reference::fd_crba_ltdl(model, q, qd, tau, g)));
+    }
+}
+
+// Nori's problems, emitted (PROBLEMS id fd): a second formulation of the dynamics, so these check
+// the physics too. The fused kernel, and its three steps (assemble, factor, solve) whose d holds τ or
+// q̈ where newton_euler_layout puts them.
+TEST_F(Generated, LuInverseDynamicsIsRnea) {
+    std::vector<Scalar> tau_lu(robot::NV), D(robot::id_assemble_D_size), b(robot::id_assemble_b_size),
+        LU(robot::id_factor_LU_size), d(robot::id_solve_d_size);
+    FOR_STATES {
+        draw();
+        const std::vector<double> reference = flat(reference::rnea(model, q, qd, qdd, g));
+        robot::id_lu(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(qdd).data(), to_scalar(g).data(), tau_lu.data());
+        check_lu(tau_lu, reference);
+        robot::id_assemble(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(qdd).data(), to_scalar(g).data(), D.data(), b.data());
+        robot::id_factor(D.data(), LU.data());
+        robot::id_solve(LU.data(), b.data(), d.data());
+        check_lu(to_scalar(joint_space<double>(model, Eigen::Map<const VecX<Scalar>>(d.data(), d.size()).cast<double>(), true)), reference);
+    }
+}
+
+TEST_F(Generated, LuForwardDynamicsIsAba) {
+    std::vector<Scalar> qdd_lu(robot::NV), D(robot::fd_assemble_D_size), b(robot::fd_assemble_b_size),
+        LU(robot::fd_factor_LU_size), d(robot::fd_solve_d_size);
+    FOR_STATES {
+        draw();
+        const std::vector<double> reference = flat(reference::aba(model, q, qd, tau, g));
+        robot::fd_lu(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(tau).data(), to_scalar(g).data(), qdd_lu.data());
+        check_lu(qdd_lu, reference);
+        robot::fd_assemble(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(tau).data(), to_scalar(g).data(), D.data(), b.data());
+        robot::fd_factor(D.data(), LU.data());
+        robot::fd_solve(LU.data(), b.data(), d.data());
+        check_lu(to_scalar(joint_space<double>(model, Eigen::Map<const VecX<Scalar>>(d.data(), d.size()).cast<double>(), false)), reference);
     }
 }
 

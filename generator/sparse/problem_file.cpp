@@ -1,0 +1,266 @@
+// A problem file (YAML, README "Problems"): which quantities of Nori's system are known, unknown or
+// measured, and by which sensors. The file's name without .yaml names the problem.
+//
+//   joint_accelerations: known | unknown       (default known: q̈ from STATE.json's "a")
+//   joint_forces: unknown | known              (default unknown; known: τ from STATE.json's "tau");
+//                                              a floating base's force is zero unless declared under joints
+//   joints: {<joint>: {acceleration: known|unknown, force: known|unknown}}   per-joint exceptions
+//   links: {<link>: unknown}                   a contact whose wrench is unknown; other links have none
+//   sensors: {<sensor>: {type: <type>, link: <link> | joint: <joint>}}
+//     force_torque      the link's wrench, all six components [n; f]
+//     load_cells        three-axis (eq. 18): f_z, n_x, n_y measured; f_x, f_y, n_z unknown
+//     slippery_contact  eq. 23: f_x = f_y = 0, f_z, n_x, n_y measured, n_z unknown
+//     joint_torque      the joint's force τ
+//   unknowns: [joint_forces, joint_accelerations, link_wrenches]   what <name>_lu returns (default all)
+// A link's wrench is in its URDF frame, about its origin: a merged (fixed-joint) link's own frame.
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "model/error.hpp"
+#include "sparse/problem.hpp"
+
+namespace rbdgen {
+namespace {
+
+const char* const kWrench[6] = {"nx", "ny", "nz", "fx", "fy", "fz"};
+
+struct Reader {
+    const Model& model;
+    std::string file;
+
+    [[noreturn]] void fail(const YAML::Node& at, const std::string& what) const {
+        const YAML::Mark m = at.Mark();
+        throw Error(m.is_null() ? file + ": " + what : file + ":" + std::to_string(m.line + 1) + ": " + what);
+    }
+    std::string scalar(const YAML::Node& n, const std::string& what) const {
+        if (!n.IsScalar()) fail(n, what + " must be a single word");
+        return n.Scalar();
+    }
+    bool known(const YAML::Node& n, const std::string& what) const {
+        const std::string v = scalar(n, what);
+        if (v != "known" && v != "unknown") fail(n, what + " is '" + v + "'; use known or unknown");
+        return v == "known";
+    }
+    int body_of_joint(const YAML::Node& at, const std::string& joint) const {
+        for (int i = 0; i < model.N(); ++i)
+            if (model.bodies[i].joint_name == joint) return i;
+        std::string names;
+        for (const Body& b : model.bodies) names += (names.empty() ? "" : ", ") + b.joint_name;
+        fail(at, "no moving joint '" + joint + "' in " + model.source + "; its joints are " + names);
+    }
+    // The link's frame: its body and ᶠX_body in the body's (internal) frame.
+    std::pair<int, Transform<double>> link(const YAML::Node& at, const std::string& name) const {
+        for (const Frame& f : model.frames)
+            if (f.name == name) {
+                if (f.body < 0)
+                    fail(at, "link '" + name + "' is welded to the fixed base of " + model.source +
+                                 ": nothing moves it, so no sensor or contact on it enters the dynamics; name a moving link "
+                                 "(or load the robot with a floating base)");
+                return {f.body, f.X_body * model.bodies[f.body].X_urdf};
+            }
+        fail(at, "no link '" + name + "' in " + model.source);
+    }
+};
+
+}  // namespace
+
+Problem read_problem_file(const Model& model, const std::string& path) {
+    Reader in{model, path};
+    YAML::Node root;
+    try {
+        root = YAML::LoadFile(path);
+    } catch (const YAML::BadFile&) {
+        throw Error(path + ": cannot read the problem file");
+    } catch (const YAML::ParserException& e) {
+        throw Error(path + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
+    }
+    if (!root.IsMap()) in.fail(root, "a problem file is a map of joint_accelerations, joint_forces, joints, links, sensors, unknowns");
+    Problem p;
+    p.source = path;
+    p.name = std::filesystem::path(path).stem().string();
+    bool identifier = !p.name.empty() && std::isalpha(static_cast<unsigned char>(p.name[0]));
+    for (char ch : p.name) identifier = identifier && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+    if (!identifier)
+        throw Error(path + ": the file's name '" + p.name + "' names the problem's kernels and must be a C++ identifier "
+                    "(letters, digits, underscores, a letter first); rename the file");
+    p.doc = "Problem " + p.name + " on Nori's sparse system (" + std::filesystem::path(path).filename().string() +
+            "): its unknowns from q, qd, the known quantities, the measurements and gravity, by the static-pivot LU.";
+    const std::set<std::string> keys{"joint_accelerations", "joint_forces", "joints", "links", "sensors", "unknowns"};
+    for (const auto& kv : root) {
+        const std::string key = in.scalar(kv.first, "a key");
+        if (!keys.count(key))
+            in.fail(kv.first, "unknown key '" + key + "'; a problem file has joint_accelerations, joint_forces, joints, links, sensors, unknowns");
+    }
+    const NewtonEulerLayout l = newton_euler_layout(model);
+    const std::vector<std::string> dofs = model.dof_names();
+    // Per joint: q̈ and τ known? (τ measured by a sensor counts as neither.)
+    const bool all_qdd = root["joint_accelerations"] ? in.known(root["joint_accelerations"], "joint_accelerations") : true;
+    const bool all_tau = root["joint_forces"] ? in.known(root["joint_forces"], "joint_forces") : false;
+    std::vector<bool> qdd_known(model.N(), all_qdd), tau_known(model.N(), all_tau), tau_sensed(model.N(), false),
+        tau_zero(model.N(), false);
+    for (int i = 0; i < model.N(); ++i)  // nothing drives a floating base
+        if (model.bodies[i].joint.type == JointType::Floating) tau_zero[i] = true, tau_known[i] = false;
+    std::map<int, std::string> tau_declared;  // joints whose force the file declares, and how
+    if (const YAML::Node joints = root["joints"]) {
+        if (!joints.IsMap()) in.fail(joints, "joints is a map from joint name to {acceleration, force}");
+        for (const auto& kv : joints) {
+            const std::string name = in.scalar(kv.first, "a joint name");
+            const int i = in.body_of_joint(kv.first, name);
+            if (!kv.second.IsMap()) in.fail(kv.second, "joint '" + name + "': give {acceleration: known|unknown, force: known|unknown}");
+            for (const auto& q : kv.second) {
+                const std::string what = in.scalar(q.first, "a joint quantity");
+                if (what == "acceleration") qdd_known[i] = in.known(q.second, "joint '" + name + "' acceleration");
+                else if (what == "force")
+                    tau_known[i] = in.known(q.second, "joint '" + name + "' force"), tau_zero[i] = false, tau_declared[i] = "joints";
+                else in.fail(q.first, "joint '" + name + "': unknown quantity '" + what + "'; use acceleration or force");
+            }
+        }
+    }
+    // Per body: the wrench f^x — zero unless a contact or a sensor is declared on one of its links.
+    struct Contact {
+        std::string link, declared;
+        Transform<double> X;  // ᶠX_body
+    };
+    std::map<int, Contact> contacts;
+    auto claim = [&](const YAML::Node& at, const std::string& link, const std::string& by) {
+        const auto [body, X] = in.link(at, link);
+        if (contacts.count(body))
+            in.fail(at, by + ": link '" + link + "' moves with '" + contacts[body].link + "', already declared by " +
+                            contacts[body].declared + ": one contact or sensor a rigid body; declare it once");
+        contacts[body] = {link, by, X};
+        return body;
+    };
+    if (const YAML::Node links = root["links"]) {
+        if (!links.IsMap()) in.fail(links, "links is a map from link name to unknown");
+        for (const auto& kv : links) {
+            const std::string name = in.scalar(kv.first, "a link name");
+            if (in.scalar(kv.second, "link '" + name + "'") != "unknown")
+                in.fail(kv.second, "link '" + name + "': a contact's wrench is 'unknown' (measure it with a sensor instead)");
+            claim(kv.first, name, "links");
+        }
+    }
+    // Sensors: rows Σ c d = y, y from the input "measurements".
+    ProblemInput measured{"measurements", "sensor readings (STATE.json \"measurements\"), sensor by sensor", {}};
+    std::vector<MeasurementRow> sensor_rows;
+    std::map<int, std::vector<int>> wrench_rows;  // body → components (of its link's wrench) measured or known 0
+    if (const YAML::Node sensors = root["sensors"]) {
+        if (!sensors.IsMap()) in.fail(sensors, "sensors is a map from a sensor name to {type, link or joint}");
+        for (const auto& kv : sensors) {
+            const std::string name = in.scalar(kv.first, "a sensor name");
+            const YAML::Node s = kv.second;
+            if (!s.IsMap() || !s["type"]) in.fail(kv.second, "sensor '" + name + "': give {type: ..., link: ... or joint: ...}");
+            const std::string type = in.scalar(s["type"], "sensor '" + name + "' type");
+            for (const auto& f : s) {
+                const std::string k = in.scalar(f.first, "a sensor key");
+                if (k != "type" && k != "link" && k != "joint") in.fail(f.first, "sensor '" + name + "': unknown key '" + k + "'; a sensor has type and link or joint");
+            }
+            if (type == "joint_torque") {
+                if (!s["joint"]) in.fail(s, "sensor '" + name + "' (joint_torque): give the joint: joint: <name>");
+                const std::string joint = in.scalar(s["joint"], "sensor '" + name + "' joint");
+                const int i = in.body_of_joint(s["joint"], joint);
+                if (tau_declared.count(i))
+                    in.fail(s["joint"], "sensor '" + name + "': joint '" + joint + "''s force is declared " +
+                                            (tau_known[i] ? "known" : "unknown") + " under " + tau_declared[i] + " and measured here; declare it once");
+                tau_declared[i] = "sensor '" + name + "'";
+                tau_known[i] = tau_zero[i] = false, tau_sensed[i] = true;
+                for (int e = 0; e < l.bodies[i].n; ++e) {
+                    sensor_rows.push_back({{{l.bodies[i].tau + e, 1.0}}, 0, measured.size()});
+                    measured.element_names.push_back(name + "." + (l.bodies[i].n == 1 ? "tau" : dofs[model.bodies[i].v_index + e]));
+                }
+                continue;
+            }
+            std::vector<int> components, zero;  // of the link's wrench [n; f]
+            if (type == "force_torque") components = {0, 1, 2, 3, 4, 5};
+            else if (type == "load_cells") components = {5, 0, 1};
+            else if (type == "slippery_contact") components = {5, 0, 1}, zero = {3, 4};
+            else in.fail(s["type"], "sensor '" + name + "': unknown type '" + type + "'; the types are force_torque, load_cells, slippery_contact, joint_torque");
+            if (!s["link"]) in.fail(s, "sensor '" + name + "' (" + type + "): give the link: link: <name>");
+            const int body = claim(s["link"], in.scalar(s["link"], "sensor '" + name + "' link"), "sensor '" + name + "'");
+            const Transform<double>& X = contacts[body].X;
+            auto row = [&](int component, int input, int element) {
+                Vec6<double> e = Vec6<double>::Zero();
+                MeasurementRow r{{}, input, element};
+                for (int k = 0; k < 6; ++k) {  // component of ᶠX_body* f^x: row `component` of that matrix
+                    e.setZero();
+                    e[k] = 1;
+                    const double c = X.apply_force(e)[component];
+                    if (c != 0) r.terms.push_back({l.bodies[body].f_x + k, c});
+                }
+                return r;
+            };
+            for (int c : zero) sensor_rows.push_back(row(c, -1, 0));
+            for (int c : components) {
+                sensor_rows.push_back(row(c, 0, measured.size()));
+                measured.element_names.push_back(name + "." + kWrench[c]);
+            }
+        }
+    }
+    // The rows: known q̈ and τ (inputs qdd, tau), the zero wrenches, then the sensors'.
+    ProblemInput qdd{"qdd", "joint accelerations (read where known)", dofs}, tau{"tau", "joint forces (read where known)", dofs};
+    const bool any_qdd = std::count(qdd_known.begin(), qdd_known.end(), true) > 0;
+    const bool any_tau = std::count(tau_known.begin(), tau_known.end(), true) > 0;
+    const int qdd_input = any_qdd ? static_cast<int>(p.inputs.size()) : -1;
+    if (any_qdd) p.inputs.push_back(qdd);
+    const int tau_input = any_tau ? static_cast<int>(p.inputs.size()) : -1;
+    if (any_tau) p.inputs.push_back(tau);
+    const int measured_input = measured.size() > 0 ? static_cast<int>(p.inputs.size()) : -1;
+    if (measured.size() > 0) p.inputs.push_back(measured);
+    for (int i = 0; i < model.N(); ++i) {
+        const auto& k = l.bodies[i];
+        const int v = model.bodies[i].v_index;
+        if (!contacts.count(i))
+            for (int e = 0; e < 6; ++e) p.rows.push_back({{{k.f_x + e, 1.0}}, -1, 0});
+        for (int e = 0; e < k.n; ++e) {
+            if (qdd_known[i]) p.rows.push_back({{{k.qdd + e, 1.0}}, qdd_input, v + e});
+            if (tau_known[i]) p.rows.push_back({{{k.tau + e, 1.0}}, tau_input, v + e});
+            if (tau_zero[i]) p.rows.push_back({{{k.tau + e, 1.0}}, -1, 0});
+        }
+    }
+    for (MeasurementRow r : sensor_rows) {
+        if (r.input == 0) r.input = measured_input;
+        p.rows.push_back(r);
+    }
+    // What the fused kernel returns.
+    std::set<std::string> wanted{"joint_forces", "joint_accelerations", "link_wrenches"};
+    if (const YAML::Node u = root["unknowns"]) {
+        if (!u.IsSequence()) in.fail(u, "unknowns is a list of joint_forces, joint_accelerations, link_wrenches");
+        wanted.clear();
+        for (const auto& x : u) {
+            const std::string w = in.scalar(x, "an unknown");
+            if (w != "joint_forces" && w != "joint_accelerations" && w != "link_wrenches")
+                in.fail(x, "unknown '" + w + "'; use joint_forces, joint_accelerations, link_wrenches");
+            wanted.insert(w);
+        }
+    }
+    for (int i = 0; i < model.N(); ++i)
+        for (int e = 0; e < l.bodies[i].n; ++e) {
+            const std::string& dof = dofs[model.bodies[i].v_index + e];
+            if (wanted.count("joint_forces") && !tau_known[i] && !tau_sensed[i] && !tau_zero[i])
+                p.wanted.push_back({{l.bodies[i].tau + e, 1.0}}), p.wanted_names.push_back("tau[" + dof + "]");
+            if (wanted.count("joint_accelerations") && !qdd_known[i])
+                p.wanted.push_back({{l.bodies[i].qdd + e, 1.0}}), p.wanted_names.push_back("qdd[" + dof + "]");
+        }
+    if (wanted.count("link_wrenches"))
+        for (const auto& [body, c] : contacts)
+            for (int component = 0; component < 6; ++component) {
+                std::vector<std::pair<int, double>> form;
+                Vec6<double> e;
+                for (int k = 0; k < 6; ++k) {
+                    e.setZero();
+                    e[k] = 1;
+                    const double x = c.X.apply_force(e)[component];
+                    if (x != 0) form.push_back({l.bodies[body].f_x + k, x});
+                }
+                p.wanted.push_back(form);
+                p.wanted_names.push_back("fx[" + c.link + "]." + kWrench[component]);
+            }
+    if (p.wanted.empty()) in.fail(root, "the problem has no unknowns to return; list some under unknowns");
+    p.output_name = "unknowns";
+    p.output_doc = "the unknowns, in the order of report.json's problems." + p.name + ".unknowns";
+    return p;
+}
+
+}  // namespace rbdgen
