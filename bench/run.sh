@@ -6,9 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build-bench -DRBDGEN_BUILD_BENCH=ON -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build-bench --target rbdgen_bench -j"$(nproc)"
+cmake --build build-bench --target rbdgen_bench rbdgen_bench_lu -j"$(nproc)"
 tables=$(mktemp)
+tables_lu=$(mktemp)
 build-bench/bench/rbdgen_bench --benchmark_repetitions=30 --benchmark_min_time=0.03 --benchmark_enable_random_interleaving=true --out="$tables" "$@" >&2
+build-bench/bench/rbdgen_bench_lu --benchmark_repetitions=30 --benchmark_min_time=0.03 --benchmark_enable_random_interleaving=true --out="$tables_lu" "$@" >&2
 {
   echo "# Benchmark results"
   echo
@@ -19,6 +21,7 @@ build-bench/bench/rbdgen_bench --benchmark_repetitions=30 --benchmark_min_time=0
   echo "- Flags: everything at \`-O2\`, portable (no \`-march=native\`): the generated kernels (\`COMPILE_OPTIONS -O2\`, the peers' flags; rbdgen_add_robot's own default is \`-Os\`), the reference implementation (Eigen, templated algorithms in double), and Debian's prebuilt KDL $(dpkg-query -W -f='${Version}' liborocos-kdl-dev 2>/dev/null). The \`-march=native\` column is the same generated kernels built with \`-O2 -march=native\` (this CPU: $(grep -o -w 'avx2\|fma\|avx512f' /proc/cpuinfo | sort -u | tr '\n' ' ')), called from the same process; KDL's side keeps Debian's flags (only plain arrays cross)."
   echo "- Each hot-loop time is the minimum of 30 short repetitions (each the mean over its iterations, about 30 ms), in ns per call (same inputs every call); the repetitions of all benchmarks run in one random interleaved order, so that a slow spell of this shared machine (the same binary timed the same kernel at 299 and 593 ns minutes apart, KDL at 1765 and 3088 ns) cannot cover all thirty: other guests only ever add time, so the minimum is the steadiest estimate for every peer alike. The cold-cache tables time every peer's single calls after evicting the caches (64 MiB written), as a controller sees them when other work runs between its calls: the mean of 50 such calls, minimum over 10 repetitions."
   cat "$tables"
+  cat "$tables_lu"
   echo
   echo "Machine code per kernel (bytes of .text, \`size\`, -O2):"
   echo
@@ -30,5 +33,5 @@ build-bench/bench/rbdgen_bench --benchmark_repetitions=30 --benchmark_min_time=0
     echo "| ${robot#bench_} | $kernel | $(size "$o" | awk 'NR==2{print $1}') |"
   done
 } > bench/RESULTS.md
-rm -f "$tables"
+rm -f "$tables" "$tables_lu"
 echo "wrote bench/RESULTS.md"

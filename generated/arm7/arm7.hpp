@@ -56,6 +56,8 @@ inline constexpr const char* fd_refusal = "";
 //   pose[84] (out): 12 per body: R row-major, then p
 // 302 add, 409 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
+constexpr int fk_q_size = 7;
+constexpr int fk_pose_size = 84;
 
 // Inverse dynamics by the recursive Newton-Euler algorithm: tau = ID(q, qd, qdd).
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
@@ -65,6 +67,11 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
 //   tau[7] (out): joint forces
 // 472 add, 547 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
+constexpr int rnea_q_size = 7;
+constexpr int rnea_qd_size = 7;
+constexpr int rnea_qdd_size = 7;
+constexpr int rnea_gravity_size = 3;
+constexpr int rnea_tau_size = 7;
 
 // Gravity vector g(q) = ID(q, 0, 0).
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
@@ -72,18 +79,25 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
 //   g[7] (out): generalized gravity forces
 // 150 add, 224 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT g) noexcept;
+constexpr int gravity_q_size = 7;
+constexpr int gravity_gravity_size = 3;
+constexpr int gravity_g_size = 7;
 
 // Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   H[7 x 7] (out): joint-space inertia matrix, row-major
 // 418 add, 482 mul, 0 div, 0 sqrt, 6 sin, 6 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
+constexpr int crba_q_size = 7;
+constexpr int crba_H_size = 49;
 
 // Sparse LTDL factorization H = L^T D L (Featherstone App. A): LD holds L below the diagonal and D on it (row-major NV x NV, zero above). Reads only H's lower triangle.
 //   H[7 x 7, lower]: joint-space inertia matrix, row-major (lower triangle read)
 //   LD[7 x 7, lower] (out): L (unit diagonal implied) and D, row-major
 // 56 add, 56 mul, 21 div, 0 sqrt, 0 sin, 0 cos
 void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept;
+constexpr int ltdl_H_size = 49;
+constexpr int ltdl_LD_size = 49;
 
 // One back-substitution with the LTDL factors: x = H^-1 b = L^-1 D^-1 L^-T b.
 //   LD[7 x 7, lower]: output of ltdl
@@ -91,6 +105,9 @@ void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept;
 //   x[7] (out): solution
 // 42 add, 42 mul, 7 div, 0 sqrt, 0 sin, 0 cos
 void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT b, Scalar* RBDGEN_RESTRICT x) noexcept;
+constexpr int ltdl_solve_LD_size = 49;
+constexpr int ltdl_solve_b_size = 7;
+constexpr int ltdl_solve_x_size = 7;
 
 // Forward dynamics by the articulated-body algorithm: qdd = FD(q, qd, tau).
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
@@ -100,12 +117,19 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
 //   qdd[7] (out): joint accelerations
 // 1119 add, 1222 mul, 6 div, 0 sqrt, 7 sin, 7 cos
 void aba(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT tau, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept;
+constexpr int aba_q_size = 7;
+constexpr int aba_qd_size = 7;
+constexpr int aba_tau_size = 7;
+constexpr int aba_gravity_size = 3;
+constexpr int aba_qdd_size = 7;
 
 // Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   J[6 x 7] (out): 6 x NV, row-major, [angular; linear] about the world origin
 // 124 add, 199 mul, 0 div, 0 sqrt, 6 sin, 6 cos
 void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;
+constexpr int jacobians_q_size = 7;
+constexpr int jacobians_J_size = 42;
 
 
 }  // namespace arm7

@@ -79,6 +79,8 @@ inline constexpr const char* fd_refusal = "";
 //   pose[156] (out): 12 per body: R row-major, then p
 // 576 add, 837 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
+constexpr int fk_q_size = 19;
+constexpr int fk_pose_size = 156;
 
 // Inverse dynamics by the recursive Newton-Euler algorithm: tau = ID(q, qd, qdd).
 //   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
@@ -88,18 +90,27 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
 //   tau[18] (out): joint forces
 // 1055 add, 1224 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
+constexpr int rnea_q_size = 19;
+constexpr int rnea_qd_size = 18;
+constexpr int rnea_qdd_size = 18;
+constexpr int rnea_gravity_size = 3;
+constexpr int rnea_tau_size = 18;
 
 // Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).
 //   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   H[18 x 18] (out): joint-space inertia matrix, row-major
 // 844 add, 888 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
+constexpr int crba_q_size = 19;
+constexpr int crba_H_size = 324;
 
 // Sparse LTDL factorization H = L^T D L (Featherstone App. A): LD holds L below the diagonal and D on it (row-major NV x NV, zero above). Reads only H's lower triangle.
 //   H[18 x 18, lower]: joint-space inertia matrix, row-major (lower triangle read)
 //   LD[18 x 18, lower] (out): L (unit diagonal implied) and D, row-major
 // 375 add, 375 mul, 99 div, 0 sqrt, 0 sin, 0 cos
 void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept;
+constexpr int ltdl_H_size = 324;
+constexpr int ltdl_LD_size = 324;
 
 // One back-substitution with the LTDL factors: x = H^-1 b = L^-1 D^-1 L^-T b.
 //   LD[18 x 18, lower]: output of ltdl
@@ -107,12 +118,17 @@ void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept;
 //   x[18] (out): solution
 // 198 add, 198 mul, 18 div, 0 sqrt, 0 sin, 0 cos
 void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT b, Scalar* RBDGEN_RESTRICT x) noexcept;
+constexpr int ltdl_solve_LD_size = 324;
+constexpr int ltdl_solve_b_size = 18;
+constexpr int ltdl_solve_x_size = 18;
 
 // Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.
 //   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   J[6 x 18] (out): 6 x NV, row-major, [angular; linear] about the world origin
 // 278 add, 444 mul, 0 div, 0 sqrt, 8 sin, 8 cos
 void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;
+constexpr int jacobians_q_size = 19;
+constexpr int jacobians_J_size = 108;
 
 
 }  // namespace quadruped

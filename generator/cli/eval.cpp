@@ -76,7 +76,7 @@ void add_eval_command(CLI::App& app, std::ostream& out) {
     c->add_option("--problem", *problems,
                   "also solve a problem on Nori's sparse system by the static-pivot LU and print its unknowns: id, fd or "
                   "FILE.yaml (measurements from the state's \"measurements\"); repeatable")
-        ->type_name("id|fd|FILE");
+        ->type_name("id|fd|FILE")->allow_extra_args(false);
     c->callback([args, state, problems, &out] {
         const Model model = load_model(*args);
         const Layout layout = model_layout(model);

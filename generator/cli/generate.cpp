@@ -73,7 +73,7 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     c->add_option("--scalar", a->scalar, "the kernels' arithmetic: double (default) or float")->type_name("double|float");
     std::string list;
     for (const std::string& k : kernel_names()) list += (list.empty() ? "" : ",") + k;
-    c->add_option("--kernels", a->kernels, "comma-separated kernels to emit (default: all): " + list)->delimiter(',')->type_name("LIST");
+    c->add_option("--kernels", a->kernels, "comma-separated kernels to emit (default: all): " + list)->delimiter(',')->type_name("LIST")->allow_extra_args(false);
     c->add_option("--max-operations", a->max_operations,
                   "refuse a kernel of more expression nodes than N, too large to be worth compiling (default " +
                       a->max_operations + ")")->type_name("N");
@@ -83,7 +83,7 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     c->add_option("--problem", a->problems,
                   "also emit a problem on Nori's sparse system, solved by a static-pivot LU: id (inverse dynamics), fd "
                   "(forward dynamics) or FILE.yaml (a sensor set, README \"Problems\"); repeatable")
-        ->type_name("id|fd|FILE");
+        ->type_name("id|fd|FILE")->allow_extra_args(false);
     c->add_flag("--trig-entry-points", a->trig_entry_points,
                 "also emit <kernel>_sc(sin_q, cos_q, ...) taking sin and cos of q from the caller, and NAME::sincos");
     c->callback([a, c, &out] {
@@ -92,6 +92,10 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
         std::string line = "rbdgen generate " + a->model.urdf;
         for (const CLI::Option* o : c->get_options()) {
             if (o->get_positional() || o->count() == 0 || o->get_name() == "--output" || o->get_name() == "--help") continue;
+            if (o->get_name() == "--problem") {  // repeated, one a problem
+                for (const std::string& p : o->results()) line += " --problem " + p;
+                continue;
+            }
             line += " " + o->get_name();
             if (o->get_items_expected_min() != 0) line += " " + CLI::detail::join(o->results(), ",");
         }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <stdexcept>
 
 #include "emit/emit_cpp.hpp"
@@ -169,7 +170,9 @@ std::string list_literal(const std::vector<std::string>& names) {
     for (const std::string& n : names) list += (list.empty() ? "" : ", ") + string_literal(n);
     return "{" + list + "}";
 }
-std::string buffers(const std::string& ns, const std::vector<Emitted>& kernels, const Kernel& k, bool eval) {
+// `called`: the producers already run in this block (a solve's LU and b come from one assembly).
+std::string buffers(const std::string& ns, const std::vector<Emitted>& kernels, const Kernel& k, bool eval,
+                    std::set<std::string>& called) {
     std::string text;
     for (size_t i = 0; i < k.inputs.size(); ++i) {
         const ArraySpec& s = k.spec->inputs[i];
@@ -184,8 +187,10 @@ std::string buffers(const std::string& ns, const std::vector<Emitted>& kernels, 
         const Emitted* producer = s.produced_by.empty() ? nullptr : find(kernels, s.produced_by);
         if (producer && !producer->refused) {
             const Kernel& p = producer->kernel;
-            text += buffers(ns, kernels, p, eval);
-            text += fmt::format("        {}\n", call(ns, p));
+            if (called.insert(p.name).second) {
+                text += buffers(ns, kernels, p, eval, called);
+                text += fmt::format("        {}\n", call(ns, p));
+            }
             const auto same_name = std::find_if(p.outputs.begin(), p.outputs.end(), [&](const KernelArray& o) { return o.name == a.name; });
             text += fmt::format("        {} = {};\n", buffer(k, a), buffer(p, same_name != p.outputs.end() ? *same_name : p.outputs.at(0)));
         } else if (a.rows == a.cols && a.cols > 1) {
@@ -204,7 +209,8 @@ std::string drivers_text(const Context& c, const std::vector<Emitted>& kernels, 
     for (const Emitted& e : kernels) {
         const Kernel& k = e.kernel;
         if (eval && !k.spec->evaluated()) continue;
-        std::string block = buffers(c.ns, kernels, k, eval);
+        std::set<std::string> called;
+        std::string block = buffers(c.ns, kernels, k, eval, called);
         if (eval) {
             block += fmt::format("        {}\n", call(c.ns, k));
             for (size_t o = 0; o < k.outputs.size(); ++o) {
@@ -419,6 +425,10 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o) {
             if (a->problem.name == problem.name)
                 throw Error("--problem " + comment_text(p) + ": a second problem named '" + problem.name + "'; give each a name of its own");
         if (problem.name == "fd" && !c.fd_refusal.empty()) throw Error("--problem fd: " + c.fd_refusal);
+        for (const char* step : {"_lu", "_assemble", "_factor", "_solve"})
+            if (const std::vector<std::string> all = kernel_names(); std::count(all.begin(), all.end(), problem.name + step))
+                throw Error(problem.source + ": problem '" + problem.name + "' would emit kernel " + problem.name + step +
+                            ", which rbdgen already has; rename the file");
         analyses.push_back(std::make_shared<const ProblemAnalysis>(analyze_problem(model, problem)));
         for (KernelSpec& s : problem_kernel_specs(analyses.back())) specs.push_back(std::move(s)), problem_of.push_back(analyses.back().get());
     }

@@ -205,7 +205,12 @@ ProblemAnalysis analyze_problem(const Model& model, const Problem& problem, cons
         ProblemAnalysis probe;
         probe.problem = problem;
         probe.lu = x.lu;
-        x.report.ops = fused_operations(model, probe);
+        try {
+            x.report.ops = fused_operations(model, probe);
+        } catch (const std::length_error&) {
+            x.report.rejected = fmt::format("its fill ({}) makes the kernels larger than {} operations", x.lu.fill,
+                                            sym::Graph::default_max_nodes);
+        }
         tried.push_back(x);
     }
     // Cheapest first; an order with a least-squares tail only after every full LU: its normal
