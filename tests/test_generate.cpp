@@ -85,6 +85,32 @@ TEST_F(Generate, WritesEverythingAndIsDeterministic) {
     }
 }
 
+// A problem's spy plots beside the report: D's nonzeros, and L + U with exactly the fill-in the
+// report counts drawn red; report.md links all three; the problem's kernels include only <cmath>.
+TEST_F(Generate, ProblemSpyPlotsShowThePatternAndTheFill) {
+    ASSERT_EQ(test::run("generate " + test::project_model("arm7.urdf") + " --name arm --problem fd -o " + (dir / "p").string()).status, 0);
+    const auto files = read_dir(dir / "p");
+    const nlohmann::json fd = nlohmann::json::parse(files.at("report.json"))["problems"]["fd"];
+    const auto count = [](const std::string& svg, const std::string& group) {
+        const size_t start = svg.find("<g fill=\"" + group + "\">"), end = svg.find("</g>", start);
+        long n = 0;
+        for (size_t p = svg.find("<rect", start); p < end; p = svg.find("<rect", p + 1)) ++n;
+        return n;
+    };
+    EXPECT_EQ(count(files.at("fd_D.svg"), "black"), fd["nnz_D"].get<long>());
+    EXPECT_EQ(count(files.at("fd_D_permuted.svg"), "black"), fd["nnz_D"].get<long>());  // a square D: every row used
+    EXPECT_EQ(count(files.at("fd_LU.svg"), "#d62728"), fd["fill"].get<long>());
+    EXPECT_GT(fd["fill"].get<long>(), 0);
+    EXPECT_EQ(count(files.at("fd_LU.svg"), "black") + fd["fill"].get<long>(), fd["nnz_LU"].get<long>());
+    for (const char* svg : {"fd_D.svg", "fd_D_permuted.svg", "fd_LU.svg"})
+        EXPECT_NE(files.at("report.md").find(std::string("(") + svg + ")"), std::string::npos) << svg;
+    for (const char* k : {"lu", "assemble", "factor", "solve"}) {
+        std::istringstream lines(files.at(std::string("arm_fd_") + k + ".cpp"));
+        for (std::string line; std::getline(lines, line);)
+            if (line.rfind("#include", 0) == 0) EXPECT_TRUE(line == "#include <cmath>" || line == "#include \"arm.hpp\"") << line;
+    }
+}
+
 // The `_sc` entry points of a real arm's kernels take sin and cos of q from the caller: each reads
 // sin_q and cos_q and computes no sine or cosine itself (where the plain kernel calls rbdgen_sincos).
 TEST_F(Generate, TrigEntryPointsReadSinQAndCallNoTrig) {

@@ -13,6 +13,7 @@
 #include "emit/emit_cpp.hpp"
 #include "emit/kernel.hpp"
 #include "emit/names.hpp"
+#include "emit/spy.hpp"
 #include "emit/templates.hpp"
 #include "model/error.hpp"
 #include "model/prepare.hpp"
@@ -265,6 +266,35 @@ Patterns jsim_patterns(const Model& model) {
     return p;
 }
 
+// A problem's three pictures: D as assembled, D permuted (P D Q), and L + U with the fill-in red.
+std::vector<std::pair<std::string, std::string>> spy_plots(const ProblemAnalysis& a) {
+    const std::string& p = a.problem.name;
+    SpyPlot D{fmt::format("{}: D as assembled, {} x {}, {} nonzeros", p, a.pattern.rows, a.pattern.cols, a.pattern.nnz()),
+              a.pattern.rows, a.pattern.cols};
+    std::vector<int> new_row(a.pattern.rows, -1), new_col(a.pattern.cols);
+    for (size_t i = 0; i < a.lu.order.rows.size(); ++i) new_row[a.lu.order.rows[i]] = static_cast<int>(i);
+    for (size_t j = 0; j < a.lu.order.columns.size(); ++j) new_col[a.lu.order.columns[j]] = static_cast<int>(j);
+    SpyPlot permuted{fmt::format("{}: P D Q, ordering {}", p, a.ordering), a.lu.m, a.pattern.cols};
+    std::set<std::pair<int, int>> original;
+    for (int c = 0; c < a.pattern.cols; ++c)
+        for (int r : a.pattern.columns[c]) {
+            D.entries.push_back({r, c});
+            if (new_row[r] >= 0) permuted.entries.push_back({new_row[r], new_col[c]}), original.insert({new_row[r], new_col[c]});
+        }
+    SpyPlot lu{fmt::format("{}: L + U, {} nonzeros, fill-in {} (red)", p, a.lu.nnz, a.lu.fill), a.lu.m, a.pattern.cols};
+    const auto put = [&](int r, int c) { (original.count({r, c}) ? lu.entries : lu.fill).push_back({r, c}); };
+    for (int i = 0; i < a.lu.m; ++i) {
+        for (int k : a.lu.L[i]) put(i, k);
+        if (i < a.lu.pivots) {
+            put(i, i);
+            for (int j : a.lu.U[i]) put(i, j);
+        } else {
+            for (int j = a.lu.pivots; j < a.lu.n; ++j) put(i, j);  // the least-squares tail, dense
+        }
+    }
+    return {{p + "_D.svg", spy_svg(D)}, {p + "_D_permuted.svg", spy_svg(permuted)}, {p + "_LU.svg", spy_svg(lu)}};
+}
+
 // A problem's analysis for report.json: the order kept and why, its fill and pivots, the pattern.
 nlohmann::ordered_json problem_json(const ProblemAnalysis& a, const Model& model) {
     nlohmann::ordered_json j;
@@ -391,6 +421,28 @@ std::string report_md(const Context& c, const PreparedModel& prepared, const nlo
     for (int i = 0; i < model.nv; ++i) md += p.H[i] + "   " + p.L[i] + "\n";
     md += "```\n";
     if (!c.fd_refusal.empty()) md += "\nForward dynamics refused: " + comment_text(c.fd_refusal) + "\n";
+    if (report.contains("problems")) {
+        md += "\n## Problems on Nori's sparse system\n";
+        for (const auto& [name, j] : report["problems"].items()) {
+            md += fmt::format("\n### {} ({})\n\n- D {} x {}, {} nonzeros; ordering {}: L + U {} nonzeros, fill-in {}\n"
+                              "- smallest relative pivot {:.2e} over {} states ({} where D itself is singular)\n",
+                              name, comment_text(j["source"].get<std::string>()), j["rows"].get<int>(), j["columns"].get<int>(),
+                              j["nnz_D"].get<long>(), j["ordering"].get<std::string>(), j["nnz_LU"].get<long>(), j["fill"].get<long>(),
+                              j["min_pivot"].get<double>(), j["states_checked"].get<int>(), j["singular_states"].get<int>());
+            md += "\n| ordering | nnz L+U | fill | ops (fused) | kept? |\n|---|---|---|---|---|\n";
+            for (const auto& x : j["candidates"])
+                md += fmt::format("| {} | {} | {} | {} | {} |\n", x["name"].get<std::string>(), x["nnz_LU"].get<long>(),
+                                  x["fill"].get<long>(), x["ops"].get<long>(),
+                                  x.contains("rejected") ? comment_text(x["rejected"].get<std::string>()) : "kept");
+            md += "\n| kernel | add | mul | div | sin | cos |\n|---|---|---|---|---|---|\n";
+            for (const auto& [k, e] : j["kernels"].items()) {
+                const auto& op = e["ops"];
+                md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", k, op["add"].get<long>(), op["mul"].get<long>(),
+                                  op["div"].get<long>(), op["sin"].get<long>(), op["cos"].get<long>());
+            }
+            md += fmt::format("\n![D]({0}_D.svg) ![P D Q]({0}_D_permuted.svg) ![L + U]({0}_LU.svg)\n", name);
+        }
+    }
     return md;
 }
 
@@ -461,6 +513,8 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o) {
     const nlohmann::ordered_json report = report_json(c, prepared, kernels);
     files["report.json"] = report.dump(2) + "\n";
     files["report.md"] = report_md(c, prepared, report);
+    for (const auto& a : analyses)
+        for (const auto& [name, svg] : spy_plots(*a)) files[name] = svg;
     return files;
 }
 
