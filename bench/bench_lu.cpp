@@ -15,6 +15,7 @@
 #include <random>
 #include <set>
 
+#include "collect.hpp"
 #include "lu_robots.hpp"
 #include "model/prepare.hpp"
 #include "model/urdf_loader.hpp"
@@ -22,22 +23,6 @@
 
 namespace rbdgen::bench {
 namespace {
-
-double minimum(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
-
-class Collect : public benchmark::ConsoleReporter {
-public:
-    std::map<std::string, double> ns;
-    std::set<std::string> aggregated;
-    void ReportRuns(const std::vector<Run>& runs) override {
-        for (const Run& r : runs) {
-            const std::string name = r.run_name.function_name;
-            if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "min") ns[name] = r.GetAdjustedRealTime(), aggregated.insert(name);
-            else if (r.run_type == Run::RT_Iteration && !aggregated.count(name)) ns[name] = r.GetAdjustedRealTime();
-        }
-        ConsoleReporter::ReportRuns(runs);
-    }
-};
 
 std::string num(double v, const char* f = "%.0f") {
     char b[32];

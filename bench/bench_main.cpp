@@ -12,6 +12,7 @@
 #include <random>
 #include <set>
 
+#include "collect.hpp"
 #include "peers.hpp"
 
 namespace rbdgen::bench {
@@ -58,25 +59,6 @@ void flush_caches() {
     for (size_t i = 0; i < junk.size(); i += 64) junk[i] = static_cast<char>(junk[i] + 1);
     benchmark::ClobberMemory();
 }
-
-// The fastest repetition: on a shared virtual machine, other guests only ever add time, so the
-// minimum is the steadiest estimate of a kernel's own cost (the medians drifted 20-50% between runs).
-double minimum(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
-
-class Collect : public benchmark::ConsoleReporter {
-public:
-    std::map<std::string, double> ns;
-    std::set<std::string> aggregated;
-    void ReportRuns(const std::vector<Run>& runs) override {
-        // With --benchmark_repetitions, the minimum of the repetitions; else the one run.
-        for (const Run& r : runs) {
-            const std::string name = r.run_name.function_name;
-            if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "min") ns[name] = r.GetAdjustedRealTime(), aggregated.insert(name);
-            else if (r.run_type == Run::RT_Iteration && !aggregated.count(name)) ns[name] = r.GetAdjustedRealTime();
-        }
-        ConsoleReporter::ReportRuns(runs);
-    }
-};
 
 std::string sci(double v) {
     char b[32];

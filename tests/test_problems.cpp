@@ -5,6 +5,7 @@
 // feet wrenches that leave the floating base unforced; the load cells' readings; the static-pivot
 // LU's estimate of every joint torque and both feet's wrenches against the simulated ones.
 #include "algorithms/rnea.hpp"
+#include "emit/kernel.hpp"
 #include "model/error.hpp"
 #include "model/prepare.hpp"
 #include "sparse/analysis.hpp"
@@ -109,6 +110,40 @@ TEST_P(Problems, SlipperyFeetAreSolved) {
         for (int k = 0; k < 6; ++k) truth[model.nv + k] = k == 3 || k == 4 ? 0 : w[second + (k < 3 ? k : 3)];
         ASSERT_EQ(estimate.size(), truth.size());
         ASSERT_LT(test::rel_err(estimate, truth), 1e-9) << "state " << s;
+    }
+}
+
+// An accelerometer (an IMU's) on arm7's last link, the acceleration of the joint before it unknown
+// (its own joint's cannot be seen: the link frame's origin is on that joint's axis, and the analysis
+// refuses it as ill-posed): the LU's
+// q̈ against the true one, the reading made by finite differences of the link frame's position
+// (forward kinematics along q + q̇ t + q̈ t²/2), minus gravity, in the link frame.
+TEST(Accelerometer, EstimatesTheUnknownJointAcceleration) {
+    const Model model = prepare_model(load_urdf(test::project_model("arm7.urdf"))).model;
+    const test::TempFile file("imu.yaml", "joints:\n  joint006: {acceleration: unknown}\nsensors:\n"
+                                          "  imu: {type: accelerometer, link: link007}\nunknowns: [joint_accelerations]\n");
+    const Problem problem = read_problem_file(model, file.str());
+    const ProblemAnalysis a = analyze_problem(model, problem);
+    ASSERT_EQ(problem.wanted_names, std::vector<std::string>{"qdd[joint006]"});
+    std::cout << "arm7 accelerometer: ordering " << a.ordering << ", tail " << a.lu.tail_rows() << " x " << a.lu.tail_cols()
+              << ", singular states " << a.singular_states << "\n";
+    std::mt19937_64 rng(5);
+    const int last = model.N() - 1;
+    for (int s = 0; s < 50; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        const auto pose = [&](double t) {
+            const VecX<double> q = x.q + t * x.qd + 0.5 * t * t * x.qdd;
+            return kernel_spec("fk").reference(model, {q})[0].segment<12>(12 * last).eval();
+        };
+        const VecX<double> p0 = pose(0);
+        const auto second_difference = [&](double h) {
+            return Vec3<double>((pose(h).tail<3>() - 2 * p0.tail<3>() + pose(-h).tail<3>()) / (h * h));
+        };
+        const Vec3<double> accel = (4 * second_difference(5e-3) - second_difference(1e-2)) / 3;  // Richardson: O(h⁴)
+        const Mat3<double> R = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(p0.data());  // link to world
+        const Vec3<double> reading = R.transpose() * (accel - x.gravity);
+        const VecX<double> d = solve_problem<double>(model, a, x.q, x.qd, x.gravity, {x.qdd, reading});
+        EXPECT_NEAR(wanted_of(problem, d)[0], x.qdd[model.nv - 2], 1e-5 * std::max(1.0, std::abs(x.qdd[model.nv - 2]))) << "state " << s;
     }
 }
 

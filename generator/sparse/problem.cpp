@@ -32,6 +32,13 @@ Problem joint_problem(const Model& model, bool external_forces, bool acceleratio
         for (int e = 0; e < l.bodies[i].n; ++e) p.wanted.push_back({{(accelerations_known ? l.bodies[i].tau : l.bodies[i].qdd) + e, 1.0}});
     p.wanted_names = dofs;
     p.joint_space_output = true;
+    p.name = p.source = accelerations_known ? "id" : "fd";
+    p.doc = accelerations_known ? "Inverse dynamics on Nori's sparse system (eq. 7-9): tau from q, qd, qdd by the static-pivot LU."
+                                : "Forward dynamics on Nori's sparse system (eq. 14-15): qdd from q, qd, tau by the static-pivot LU.";
+    p.output_name = accelerations_known ? "tau" : "qdd";
+    p.output_doc = accelerations_known ? "joint forces" : "joint accelerations";
+    p.hand_made_orders.push_back(accelerations_known ? std::pair{std::string("rnea"), rnea_ordering(model)}
+                                                     : std::pair{std::string("aba"), aba_ordering(model)});
     return p;
 }
 
@@ -59,25 +66,11 @@ std::vector<std::string> variable_names(const Model& model) {
 }
 
 Problem inverse_dynamics_problem(const Model& model, bool external_forces) {
-    Problem p = joint_problem(model, external_forces, true);
-    p.name = "id";
-    p.source = "id";
-    p.doc = "Inverse dynamics on Nori's sparse system (eq. 7-9): tau from q, qd, qdd by the static-pivot LU.";
-    p.output_name = "tau";
-    p.output_doc = "joint forces";
-    p.hand_made_orders.push_back({"rnea", rnea_ordering(model)});
-    return p;
+    return joint_problem(model, external_forces, true);
 }
 
 Problem forward_dynamics_problem(const Model& model, bool external_forces) {
-    Problem p = joint_problem(model, external_forces, false);
-    p.name = "fd";
-    p.source = "fd";
-    p.doc = "Forward dynamics on Nori's sparse system (eq. 14-15): qdd from q, qd, tau by the static-pivot LU.";
-    p.output_name = "qdd";
-    p.output_doc = "joint accelerations";
-    p.hand_made_orders.push_back({"aba", aba_ordering(model)});
-    return p;
+    return joint_problem(model, external_forces, false);
 }
 
 Problem load_problem(const Model& model, const std::string& name_or_file) {

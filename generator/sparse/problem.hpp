@@ -20,6 +20,10 @@ namespace rbdgen {
 struct MeasurementRow {
     std::vector<std::pair<int, double>> terms;  // (column of d, coefficient)
     int input = -1, element = 0;
+    // An accelerometer's row also has a velocity term: component `component` of ω × v, the frame F's
+    // angular and linear velocity (ᶠX_body v_body, X), so that Σ c d + (ω × v)_k = y.
+    int velocity_body = -1, component = 0;
+    Transform<double> X;
 };
 
 // A known quantity's array, in the kernels after q, qd and gravity.
@@ -76,6 +80,7 @@ template <class S>
 NewtonEulerSystem<S> problem_system(const Model& model, const Problem& problem, const VecX<S>& q, const VecX<S>& qd,
                                     const Vec3<S>& gravity, const std::vector<VecX<S>>& inputs) {
     NewtonEulerSystem<S> sys = newton_euler_system<S>(model, q, qd, gravity);
+    const Kinematics<S> kin = forward_kinematics<S>(model, q, qd);  // shared with the system's in a trace
     const int r0 = static_cast<int>(sys.D.rows()), m = r0 + static_cast<int>(problem.rows.size());
     sys.D.conservativeResize(m, Eigen::NoChange);
     sys.b.conservativeResize(m);
@@ -84,6 +89,10 @@ NewtonEulerSystem<S> problem_system(const Model& model, const Problem& problem, 
         for (int c = 0; c < sys.D.cols(); ++c) sys.D(r, c) = S(0.0);
         for (const auto& [column, coefficient] : row.terms) sys.D(r, column) = S(coefficient);
         sys.b[r] = row.input < 0 ? S(0.0) : S(-inputs[row.input][row.element]);  // Σ c d − y = 0
+        if (row.velocity_body >= 0) {
+            const Vec6<S> v = row.X.template cast<S>().apply(kin.v[row.velocity_body]);
+            sys.b[r] += Vec3<S>(v.template head<3>().cross(Vec3<S>(v.template tail<3>())))[row.component];
+        }
     }
     return sys;
 }

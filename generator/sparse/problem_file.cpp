@@ -11,6 +11,8 @@
 //     load_cells        three-axis (eq. 18): f_z, n_x, n_y measured; f_x, f_y, n_z unknown
 //     slippery_contact  eq. 23: f_x = f_y = 0, f_z, n_x, n_y measured, n_z unknown
 //     joint_torque      the joint's force τ
+//     accelerometer     the link frame origin's proper acceleration (classical acceleration minus
+//                       gravity) in the link frame, [ax, ay, az]: what an IMU's accelerometer reads
 //   unknowns: [joint_forces, joint_accelerations, link_wrenches]   what <name>_lu returns (default all)
 // A link's wrench is in its URDF frame, about its origin: a merged (fixed-joint) link's own frame.
 #include <yaml-cpp/yaml.h>
@@ -172,11 +174,31 @@ Problem read_problem_file(const Model& model, const std::string& path) {
                 }
                 continue;
             }
+            if (type == "accelerometer") {
+                if (!s["link"]) in.fail(s, "sensor '" + name + "' (accelerometer): give the link: link: <name>");
+                const auto [body, X] = in.link(s["link"], in.scalar(s["link"], "sensor '" + name + "' link"));
+                // a_body holds the spatial acceleration plus gravity reversed (a_0 = −a_g), so the
+                // linear part of ᶠX a at F plus ω × v is the proper acceleration F feels.
+                for (int c = 0; c < 3; ++c) {
+                    MeasurementRow r{{}, 0, measured.size()};
+                    Vec6<double> e;
+                    for (int k = 0; k < 6; ++k) {
+                        e.setZero();
+                        e[k] = 1;
+                        const double x = X.apply(e)[3 + c];
+                        if (x != 0) r.terms.push_back({l.bodies[body].a + k, x});
+                    }
+                    r.velocity_body = body, r.component = c, r.X = X;
+                    sensor_rows.push_back(r);
+                    measured.element_names.push_back(name + "." + "a" + std::string(1, "xyz"[c]));
+                }
+                continue;
+            }
             std::vector<int> components, zero;  // of the link's wrench [n; f]
             if (type == "force_torque") components = {0, 1, 2, 3, 4, 5};
             else if (type == "load_cells") components = {5, 0, 1};
             else if (type == "slippery_contact") components = {5, 0, 1}, zero = {3, 4};
-            else in.fail(s["type"], "sensor '" + name + "': unknown type '" + type + "'; the types are force_torque, load_cells, slippery_contact, joint_torque");
+            else in.fail(s["type"], "sensor '" + name + "': unknown type '" + type + "'; the types are force_torque, load_cells, slippery_contact, joint_torque, accelerometer");
             if (!s["link"]) in.fail(s, "sensor '" + name + "' (" + type + "): give the link: link: <name>");
             const int body = claim(s["link"], in.scalar(s["link"], "sensor '" + name + "' link"), "sensor '" + name + "'");
             const Transform<double>& X = contacts[body].X;
