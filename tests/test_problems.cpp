@@ -18,6 +18,7 @@ struct Humanoid {
     std::string urdf, left, right;  // the feet's links
     bool shared;
 };
+void PrintTo(const Humanoid& h, std::ostream* os) { *os << h.urdf; }
 const Humanoid kHumanoid30{test::project_model("humanoid30.urdf"), "link006", "link012", false};
 const Humanoid kTalos{test::shared_model("talos_full_v2.urdf"), "left_sole_link", "right_sole_link", true};
 

@@ -4,6 +4,7 @@
 // dynamics has zero fill (Property 1, Remark 2).
 #include "algorithms/aba.hpp"
 #include "algorithms/rnea.hpp"
+#include "model/error.hpp"
 #include "sparse/analysis.hpp"
 #include "test_support.hpp"
 
@@ -54,6 +55,22 @@ TEST_P(StaticLuTest, ForwardDynamicsIsAba) {
         const VecX<double> d = solve_problem<double>(model, a, x.q, x.qd, x.gravity, {x.tau, flat});
         ASSERT_LT(test::rel_err(joint_space<double>(model, d, false), aba<double>(model, x.q, x.qd, x.tau, x.gravity, &f_ext)), 1e-10)
             << "state " << s;
+    }
+}
+
+// No order is kept whose pivots fall below the threshold at a state where the problem is regular;
+// with none left the problem is refused, naming it and every candidate's reason.
+TEST(StaticPivots, NoSafeOrderIsAnErrorNamingEveryCandidate) {
+    const Model model = load_urdf(test::project_model("arm7.urdf"));
+    try {
+        analyze_problem(model, forward_dynamics_problem(model), {.states = 100, .pivot_threshold = 2.0});  // |u_ii| ≤ its row's max
+        FAIL() << "an order was kept";
+    } catch (const Error& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("problem 'fd'"), std::string::npos) << m;
+        EXPECT_NE(m.find("no ordering has safe static pivots"), std::string::npos) << m;
+        for (const char* candidate : {"aba:", "umfpack:", "colamd:", "constant-pivots:"})
+            EXPECT_NE(m.find(candidate), std::string::npos) << candidate << " in " << m;
     }
 }
 

@@ -264,7 +264,9 @@ ProblemAnalysis analyze_problem(const Model& model, const Problem& problem, cons
                 min_pivot = std::min(min_pivot, p);
                 continue;
             }
-            if (!is_singular(s, v)) {
+            // Singular configurations are special (right angles); one at a uniformly random state
+            // (every second pair of states) is no excuse.
+            if (!is_singular(s, v) || s % 4 >= 2) {
                 min_pivot = p;
                 break;
             }

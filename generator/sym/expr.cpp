@@ -59,9 +59,12 @@ int Graph::intern(const Node& n) {
 }
 
 int Graph::constant(double v) {
+    if (v == 0.0 && zero_ >= 0) return zero_;  // the commonest constant (every Expr() is one), without hashing
     Node n{Op::Const};
     n.value = v == 0.0 ? 0.0 : v;
-    return intern(n);
+    const int id = intern(n);
+    if (v == 0.0) zero_ = id;
+    return id;
 }
 
 int Graph::input(int array, int index) {

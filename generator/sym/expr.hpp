@@ -60,6 +60,7 @@ public:
 private:
     int intern(const Node& n);
     std::vector<Node> nodes_;
+    int zero_ = -1;  // the constant 0's node, once made
     std::unordered_map<int, std::string> labels_;
     struct KeyHash {
         size_t operator()(const std::tuple<int, int, int, std::uint64_t>& k) const;
