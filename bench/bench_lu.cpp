@@ -103,14 +103,7 @@ double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) 
 int main(int argc, char** argv) {
     using namespace rbdgen;
     using namespace rbdgen::bench;
-    std::string out_file;
-    std::vector<char*> args;
-    for (int i = 0; i < argc; ++i) {
-        if (std::string(argv[i]).rfind("--out=", 0) == 0) out_file = argv[i] + 6;
-        else args.push_back(argv[i]);
-    }
-    int argn = static_cast<int>(args.size());
-    benchmark::Initialize(&argn, args.data());
+    const std::string out_file = initialize(argc, argv);
 
     const std::vector<LuRobot> robots = lu_robots();
     std::vector<Case> cases;

@@ -77,14 +77,7 @@ std::string fmt_ns(double v) {
 
 int main(int argc, char** argv) {
     using namespace rbdgen::bench;
-    std::string out_file;
-    std::vector<char*> args;
-    for (int i = 0; i < argc; ++i) {
-        if (std::string(argv[i]).rfind("--out=", 0) == 0) out_file = argv[i] + 6;
-        else args.push_back(argv[i]);
-    }
-    int n = static_cast<int>(args.size());
-    benchmark::Initialize(&n, args.data());
+    const std::string out_file = initialize(argc, argv);
 
     std::vector<Robot> robots = generated_robots();
     std::map<std::string, std::vector<Peer>> peers;

@@ -30,4 +30,17 @@ public:
     }
 };
 
+// Google Benchmark's own flags go to it; ours, --out=FILE (where the Markdown tables go), is returned.
+inline std::string initialize(int argc, char** argv) {
+    std::string out_file;
+    std::vector<char*> args;
+    for (int i = 0; i < argc; ++i) {
+        if (std::string(argv[i]).rfind("--out=", 0) == 0) out_file = argv[i] + 6;
+        else args.push_back(argv[i]);
+    }
+    int n = static_cast<int>(args.size());
+    benchmark::Initialize(&n, args.data());
+    return out_file;
+}
+
 }  // namespace rbdgen::bench
