@@ -215,7 +215,6 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
     const ProblemAnalysis& a = *analysis;
     const std::string& p = a.problem.name;
     const SparsePattern& P = a.pattern;
-    const LuPattern& lu = a.lu;
     // D's array: its nonzeros that vary with the state, column by column (the pattern's order); where
     // each (row, column) sits there, or −1 − (its index among all nonzeros) for a constant.
     auto slots = std::make_shared<std::unordered_map<long, long>>();

@@ -6,6 +6,7 @@
 // them its fused kernel returns.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -80,18 +81,20 @@ template <class S>
 NewtonEulerSystem<S> problem_system(const Model& model, const Problem& problem, const VecX<S>& q, const VecX<S>& qd,
                                     const Vec3<S>& gravity, const std::vector<VecX<S>>& inputs) {
     NewtonEulerSystem<S> sys = newton_euler_system<S>(model, q, qd, gravity);
-    const Kinematics<S> kin = forward_kinematics<S>(model, q, qd);  // shared with the system's in a trace
-    const int r0 = static_cast<int>(sys.D.rows()), m = r0 + static_cast<int>(problem.rows.size());
-    sys.D.conservativeResize(m, Eigen::NoChange);
-    sys.b.conservativeResize(m);
-    for (int r = r0; r < m; ++r) {
-        const MeasurementRow& row = problem.rows[r - r0];
-        for (int c = 0; c < sys.D.cols(); ++c) sys.D(r, c) = S(0.0);
-        for (const auto& [column, coefficient] : row.terms) sys.D(r, column) = S(coefficient);
-        sys.b[r] = row.input < 0 ? S(0.0) : S(-inputs[row.input][row.element]);  // Σ c d − y = 0
+    const int r0 = static_cast<int>(sys.D.rows()), rows = static_cast<int>(problem.rows.size());
+    sys.D.conservativeResize(r0 + rows, Eigen::NoChange);
+    sys.D.bottomRows(rows).setZero();
+    sys.b.conservativeResize(r0 + rows);
+    // Body velocities only for an accelerometer's ω × v (the reference then runs kinematics once more).
+    const bool velocities = std::any_of(problem.rows.begin(), problem.rows.end(), [](const MeasurementRow& r) { return r.velocity_body >= 0; });
+    const std::vector<Vec6<S>> v = velocities ? forward_kinematics<S>(model, q, qd).v : std::vector<Vec6<S>>();
+    for (int k = 0; k < rows; ++k) {
+        const MeasurementRow& row = problem.rows[k];
+        for (const auto& [column, coefficient] : row.terms) sys.D(r0 + k, column) = S(coefficient);
+        sys.b[r0 + k] = row.input < 0 ? S(0.0) : S(-inputs[row.input][row.element]);  // Σ c d − y = 0
         if (row.velocity_body >= 0) {
-            const Vec6<S> v = row.X.template cast<S>().apply(kin.v[row.velocity_body]);
-            sys.b[r] += Vec3<S>(v.template head<3>().cross(Vec3<S>(v.template tail<3>())))[row.component];
+            const Vec6<S> vF = row.X.template cast<S>().apply(v[row.velocity_body]);
+            sys.b[r0 + k] += Vec3<S>(vF.template head<3>().cross(Vec3<S>(vF.template tail<3>())))[row.component];
         }
     }
     return sys;
