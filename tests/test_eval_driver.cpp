@@ -91,6 +91,35 @@ TEST(EvalDriver, HumanoidMatchesRbdgenEval) {
 
 // Names written in ISO-8859-1 in the URDF: the user's STATE.json names the joints in UTF-8, and the
 // driver reads and prints them as rbdgen eval does.
+// The N-CMTM kernels of order 3 read "motion" (q and four derivatives a joint, the floating base's pose
+// then four 6-vectors) and print ncmtm_fk by link and cornea by joint, like `rbdgen eval --ncmtm-order 3`.
+// Without "motion" in the state the driver leaves them out (HumanoidMatchesRbdgenEval), and `rbdgen eval
+// --ncmtm-order` says what is missing.
+TEST(EvalDriver, HumanoidNcmtmMatchesRbdgenEval) {
+    const json state = {
+        {"gravity", {0.1, 0.2, -9.7}},
+        {"motion", {{"joint001", {0.4, 0.3, -1.0, 2.0, 0.5}}, {"joint013", {-1.0, 1.5, 0.2, -0.3, 4.0}}, {"joint024", {0.2, 2.0, 0, 0, 0}}}},
+        {"base", {{"motion", {{1, 2, 3, 0.1, 0.2, 0.3, 0.927361849549570}, {0.1, -0.2, 0.3, 1.0, 0.5, -0.5},
+                              {1, 2, 3, 4, 5, 6}, {0.5, 0, -0.5, 1, 0, 2}, {0, 0.1, 0, -1, 0, 3}}}}},
+        {"measurements", {{"joint003_sensor", {2.5}}}}};
+    const std::string problems = " --problem id --problem fd --problem " + std::string(RBDGEN_SOURCE_DIR) + "/tests/data/humanoid30_hybrid.yaml";
+    const json printed = compare(HUMANOID_EVAL, test::project_model("humanoid30.urdf"), "--floating-base --ncmtm-order 3" + problems, state, 1e-9);
+    ASSERT_TRUE(printed.contains("cornea") && printed.contains("ncmtm_fk"));
+    EXPECT_EQ(printed["cornea"]["joint001"].size(), 3u);  // tau, tau', tau''
+    EXPECT_EQ(printed["cornea"]["base"].size(), 3u);
+    EXPECT_EQ(printed["cornea"]["base"][0].size(), 6u);
+    EXPECT_EQ(printed["ncmtm_fk"].size(), 25u);           // every link
+    EXPECT_EQ(printed["ncmtm_fk"].begin()->size(), 4u);   // v and three derivatives
+    json no_motion = state;
+    no_motion.erase("motion");
+    no_motion["base"].erase("motion");
+    const test::TempFile file("state.json", no_motion.dump());
+    const test::CommandResult r = test::run("eval --floating-base --ncmtm-order 3 " + test::project_model("humanoid30.urdf") +
+                                            " --state " + file.str());
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("read the state's \"motion\""), std::string::npos) << r.out;
+}
+
 TEST(EvalDriver, Latin1NamedRobotMatchesRbdgenEval) {
     const json state = {{"q", {{"rotation \u00e9paule", 0.4}, {"flexion du coude (\u00b0)", -1.0}}},
                         {"v", {{"flexion du coude (\u00b0)", 0.3}}},

@@ -15,7 +15,8 @@ namespace rbdgen {
 
 namespace {
 
-VecX<double> state_array(const State& s, const ArraySpec& a) {
+VecX<double> state_array(const State& s, const ArraySpec& a, const Model& model) {
+    const int psi_rows = a.n_rows(model);
     switch (a.state) {
         case StateField::Measurements: {
             const std::vector<double> m = measurement_array(s, a.element_names);
@@ -26,25 +27,41 @@ VecX<double> state_array(const State& s, const ArraySpec& a) {
         case StateField::A: return s.a;
         case StateField::Tau: return s.tau;
         case StateField::Gravity: return s.gravity;
+        case StateField::MotionQ: {
+            const std::vector<double> q = motion_positions(s);
+            return Eigen::Map<const VecX<double>>(q.data(), static_cast<long>(q.size()));
+        }
+        case StateField::Motion: {  // (N + 1) x NV
+            const std::vector<double> psi = motion_derivatives(s, static_cast<int>(psi_rows) - 1);
+            return Eigen::Map<const VecX<double>>(psi.data(), static_cast<long>(psi.size()));
+        }
         case StateField::None: break;
     }
     throw std::logic_error("a kernel input that no state gives");
 }
 
 EvalResult::Form form_of(JsonForm f) {
-    return f == JsonForm::JointVector ? EvalResult::Form::JointVector
-           : f == JsonForm::JointMatrix ? EvalResult::Form::JointMatrix
-                                        : EvalResult::Form::Named;
+    switch (f) {
+        case JsonForm::JointVector: return EvalResult::Form::JointVector;
+        case JsonForm::JointMatrix: return EvalResult::Form::JointMatrix;
+        case JsonForm::JointDerivatives: return EvalResult::Form::JointDerivatives;
+        case JsonForm::LinkMotions: return EvalResult::Form::LinkMotions;
+        case JsonForm::Named:
+        case JsonForm::None: break;
+    }
+    return EvalResult::Form::Named;
 }
 
 }  // namespace
 
 // Every kernel a state gives the inputs of (KernelSpec::evaluated), by the reference algorithms:
 // the kernels, then the problems' (their fused kernels).
-EvalResults evaluate(const Model& model, const State& s, const std::vector<std::string>& problems) {
+EvalResults evaluate(const Model& model, const State& s, const std::vector<std::string>& problems, int ncmtm_order) {
     EvalResults r;
     r.fd_error = forward_dynamics_refusal(model);
     std::vector<KernelSpec> specs = kernel_specs();
+    if (ncmtm_order != 0)
+        for (KernelSpec& k : ncmtm_kernel_specs(model, ncmtm_order)) specs.push_back(std::move(k));
     for (const std::string& p : problems) {
         const Problem problem = load_problem(model, p);
         if (problem.name == "fd" && !r.fd_error.empty()) throw Error("--problem fd: " + r.fd_error);
@@ -53,7 +70,7 @@ EvalResults evaluate(const Model& model, const State& s, const std::vector<std::
     for (const KernelSpec& k : specs) {
         if (!k.evaluated() || (k.forward_dynamics && !r.fd_error.empty())) continue;
         Arrays<double> in;
-        for (const ArraySpec& a : k.inputs) in.push_back(state_array(s, a));
+        for (const ArraySpec& a : k.inputs) in.push_back(state_array(s, a, model));
         const Arrays<double> out = k.reference(model, in);
         for (size_t o = 0; o < k.outputs.size(); ++o) {
             if (k.outputs[o].json == JsonForm::None) continue;
@@ -70,6 +87,7 @@ void add_eval_command(CLI::App& app, std::ostream& out) {
     auto args = std::make_shared<ModelArgs>();
     auto state = std::make_shared<std::string>();
     auto problems = std::make_shared<std::vector<std::string>>();
+    auto order = std::make_shared<int>(0);
     add_model_args(*c, *args);
     c->add_option("--state", *state, "the state: STATE.json (joint positions, velocities, accelerations, torques, "
                                      "gravity, floating base)")->required()->type_name("STATE.json");
@@ -77,10 +95,14 @@ void add_eval_command(CLI::App& app, std::ostream& out) {
                   "also solve a problem on Nori's sparse system by the static-pivot LU and print its unknowns: id, fd or "
                   "FILE.yaml (measurements from the state's \"measurements\"); repeatable")
         ->type_name("id|fd|FILE")->allow_extra_args(false);
-    c->callback([args, state, problems, &out] {
+    c->add_option("--ncmtm-order", *order,
+                  "also run the N-CMTM kernels of order N (1 to " + std::to_string(kMaxNcmtmOrder) + "): ncmtm_fk and cornea, "
+                  "from the state's \"motion\" (q and its N + 1 derivatives a joint)")->type_name("N");
+    c->callback([args, state, problems, order, &out] {
         const Model model = load_model(*args);
         const Layout layout = model_layout(model);
-        const EvalResults result = evaluate(model, read_state(layout, *state), *problems);
+        if (*order != 0) ncmtm_kernel_specs(model, *order);  // an order out of range, before reading the state
+        const EvalResults result = evaluate(model, read_state(layout, *state), *problems, *order);
         if (!result.fd_error.empty()) std::cerr << "rbdgen: forward dynamics refused: " << result.fd_error << "\n";
         out << eval_json(layout, result).dump(2) << "\n";
     });

@@ -22,6 +22,7 @@ struct GenerateArgs {
     std::string snap_tolerance = fmt::format("{:g}", kSnapTolerance);
     std::vector<std::string> kernels, problems;
     bool trig_entry_points = false;
+    int ncmtm_order = 0;
 };
 
 void generate(const GenerateArgs& a, const std::string& command_line, std::ostream& out) {
@@ -51,6 +52,7 @@ void generate(const GenerateArgs& a, const std::string& command_line, std::ostre
     o.urdf_text = text.str();
     o.trig_entry_points = a.trig_entry_points;
     o.problems = a.problems;
+    o.ncmtm_order = a.ncmtm_order;
     if (!forward_dynamics_refusal(model).empty())
         std::cerr << "rbdgen: warning: " << forward_dynamics_refusal(model)
                   << " (its forward-dynamics kernels return NaN)\n";
@@ -84,6 +86,10 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
                   "also emit a problem on Nori's sparse system, solved by a static-pivot LU: id (inverse dynamics), fd "
                   "(forward dynamics) or FILE.yaml (a sensor set, README \"Problems\"); repeatable")
         ->type_name("id|fd|FILE")->allow_extra_args(false);
+    c->add_option("--ncmtm-order", a->ncmtm_order,
+                  "also emit the N-CMTM kernels of order N (1 to " + std::to_string(kMaxNcmtmOrder) + ", Samy et al.): ncmtm_fk "
+                  "(link velocities and N derivatives), cornea (joint forces and N - 1 derivatives), ncmtm_fd (the joint "
+                  "motion's N derivatives from them)")->type_name("N");
     c->add_flag("--trig-entry-points", a->trig_entry_points,
                 "also emit <kernel>_sc(sin_q, cos_q, ...) taking sin and cos of q from the caller, and NAME::sincos");
     c->callback([a, c, &out] {

@@ -43,7 +43,7 @@ const JointLayout* floating_root(const Layout& layout) {
 }  // namespace
 
 State parse_state(const Layout& model, const nlohmann::json& json, const std::string& file) {
-    check_keys(json, file, "the state", {"q", "v", "a", "tau", "gravity", "base", "measurements"});
+    check_keys(json, file, "the state", {"q", "v", "a", "tau", "gravity", "base", "measurements", "motion"});
     State s;
     s.file = file;
     if (json.contains("measurements")) {
@@ -62,7 +62,7 @@ State parse_state(const Layout& model, const nlohmann::json& json, const std::st
     for (const JointLayout& j : model.joints)
         if (!j.floating) by_name[j.name] = &j;
     const JointLayout* base = floating_root(model);
-    if (base) s.q[base->q_index + 6] = 1.0;  // identity quaternion
+    if (base) s.q[base->q_index + 6] = 1.0, s.base_q_index = base->q_index;  // identity quaternion
 
     const std::pair<const char*, double*> vectors[] = {{"q", nullptr}, {"v", s.v.data()}, {"a", s.a.data()}, {"tau", s.tau.data()}};
     for (const auto& [section, out] : vectors) {
@@ -80,11 +80,46 @@ State parse_state(const Layout& model, const nlohmann::json& json, const std::st
         }
     }
     if (json.contains("gravity")) read_array(json["gravity"], s.gravity.data(), 3, file, "gravity");
+    if (json.contains("motion")) {
+        const nlohmann::json& m = json["motion"];
+        if (!m.is_object()) throw Error(file + ": 'motion' must be an object {\"<joint>\": [q, q', q'', ...], ...}");
+        s.has_motion = true;
+        for (const auto& [joint, values] : m.items()) {
+            const auto it = by_name.find(joint);
+            if (it == by_name.end())
+                throw Error(file + ": 'motion' names joint '" + joint + "', which " + model.source +
+                            " does not have as a moving joint; use one of the joints `rbdgen info` lists (a floating base: "
+                            "\"base\": {\"motion\": [...]})");
+            if (!values.is_array()) throw Error(file + ": 'motion." + joint + "' must be an array [q, q', q'', ...]");
+            State::MotionEntry e{joint, *it->second, {}};
+            for (size_t k = 0; k < values.size(); ++k)
+                e.values.push_back({number(values[k], file, "motion." + joint + "[" + std::to_string(k) + "]")});
+            s.motion.push_back(e);
+        }
+    }
     if (json.contains("base")) {
         if (!base)
             throw Error(file + ": the state has a 'base' but the model has no floating base; drop it, or use --floating-base");
         const nlohmann::json& b = json["base"];
-        check_keys(b, file, "base", {"position", "quaternion", "velocity", "acceleration", "wrench"});
+        check_keys(b, file, "base", {"position", "quaternion", "velocity", "acceleration", "wrench", "motion"});
+        if (b.contains("motion")) {
+            const nlohmann::json& m = b["motion"];
+            if (!m.is_array() || m.empty())
+                throw Error(file + ": 'base.motion' must be an array [[position 3, quaternion 4], [velocity 6], [acceleration 6], ...]");
+            s.has_motion = true;
+            State::MotionEntry e{"base", *base, {}};
+            for (size_t k = 0; k < m.size(); ++k) {
+                const std::string key = "base.motion[" + std::to_string(k) + "]";
+                e.values.emplace_back(k == 0 ? 7 : 6);
+                read_array(m[k], e.values.back().data(), k == 0 ? 7 : 6, file, key);
+            }
+            const double norm = Eigen::Map<Eigen::Vector4d>(e.values[0].data() + 3).norm();
+            if (std::abs(norm - 1.0) > 1e-3)
+                throw Error(file + ": 'base.motion[0]' has a quaternion of norm " + std::to_string(norm) +
+                            "; give a unit quaternion [x, y, z, w] after the position");
+            Eigen::Map<Eigen::Vector4d>(e.values[0].data() + 3) /= norm;
+            s.motion.push_back(e);
+        }
         if (b.contains("position")) read_array(b["position"], s.q.data() + base->q_index, 3, file, "base.position");
         if (b.contains("quaternion")) {
             double* quat = s.q.data() + base->q_index + 3;
@@ -121,6 +156,39 @@ std::vector<double> measurement_array(const State& state, const std::vector<std:
         e += n;
     }
     return out;
+}
+
+namespace {
+void require_motion(const State& state, int order) {
+    if (!state.has_motion)
+        throw Error(state.file + ": the N-CMTM kernels (order " + std::to_string(order) + ") read the state's \"motion\": give "
+                    "\"motion\": {\"<joint>\": [q, q', ..., q^(" + std::to_string(order + 1) + ")]} (and \"base\": {\"motion\": "
+                    "[...]} for a floating base)");
+}
+}  // namespace
+
+std::vector<double> motion_positions(const State& state) {
+    std::vector<double> q(state.q.size(), 0.0);
+    if (state.base_q_index >= 0) q[state.base_q_index + 6] = 1.0;  // identity quaternion
+    for (const State::MotionEntry& e : state.motion)
+        for (size_t k = 0; k < e.values.at(0).size(); ++k) q[e.joint.q_index + k] = e.values[0][k];
+    return q;
+}
+
+std::vector<double> motion_derivatives(const State& state, int order) {
+    require_motion(state, order);
+    const long nv = state.v.size();
+    std::vector<double> psi((order + 1) * nv, 0.0);
+    for (const State::MotionEntry& e : state.motion) {
+        if (static_cast<int>(e.values.size()) != order + 2)
+            throw Error(state.file + ": '" + (e.joint.floating ? std::string("base.motion") : "motion." + e.name) + "' has " +
+                        std::to_string(e.values.size()) + " entries; the N-CMTM kernels of order " + std::to_string(order) +
+                        " need " + std::to_string(order + 2) + ": the position and its derivatives to order " +
+                        std::to_string(order + 1));
+        for (int k = 0; k <= order; ++k)
+            for (size_t c = 0; c < e.values[k + 1].size(); ++c) psi[k * nv + e.joint.v_index + c] = e.values[k + 1][c];
+    }
+    return psi;
 }
 
 State read_state(const Layout& model, const std::string& file) {
@@ -180,6 +248,33 @@ nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& r) {
     j["joints"] = names;
     for (const EvalResult& result : r.results) {
         const std::string what = "the result of kernel " + result.name;
+        if (result.form == EvalResult::Form::JointDerivatives) {  // {"<joint>": [x, x', ...], "base": [[6], ...]}
+            const size_t orders = result.values.size() / layout.nv;
+            nlohmann::ordered_json d = nlohmann::ordered_json::object();
+            for (size_t k = 0; k < orders; ++k) {
+                const std::vector<double> row(result.values.begin() + k * layout.nv, result.values.begin() + (k + 1) * layout.nv);
+                const nlohmann::ordered_json one = joint_vector_json(layout, row, what + " (derivative " + std::to_string(k) + ")");
+                for (const auto& [joint, x] : one.items()) d[joint].push_back(x);
+            }
+            j[result.name] = d;
+            continue;
+        }
+        if (result.form == EvalResult::Form::LinkMotions) {  // {"<link>": [[6], [6], ...]}
+            nlohmann::ordered_json links = nlohmann::ordered_json::object();
+            const size_t per_link = result.values.size() / result.names.size();
+            for (size_t i = 0; i < result.names.size(); ++i) {
+                nlohmann::ordered_json orders = nlohmann::ordered_json::array();
+                for (size_t k = 0; k < per_link / 6; ++k) {
+                    const size_t at = i * per_link + 6 * k;
+                    for (size_t c = 0; c < 6; ++c)
+                        check_finite(layout, result.values[at + c], what, "link '" + result.names[i] + "' (derivative " + std::to_string(k) + ")");
+                    orders.push_back(std::vector<double>(result.values.begin() + at, result.values.begin() + at + 6));
+                }
+                links[result.names[i]] = orders;
+            }
+            j[result.name] = links;
+            continue;
+        }
         if (result.form == EvalResult::Form::Named) {
             nlohmann::ordered_json named = nlohmann::ordered_json::object();
             for (size_t k = 0; k < result.values.size(); ++k) {

@@ -2,7 +2,9 @@
 //   {"q": {"<joint>": v, ...}, "v": {...}, "a": {...}, "tau": {...}, "gravity": [0, 0, -9.81],
 //    "base": {"position": [3], "quaternion": [x, y, z, w], "velocity": [6], "acceleration": [6],
 //             "wrench": [6]},
-//    "measurements": {"<sensor of a problem file>": [values], ...}}
+//    "measurements": {"<sensor of a problem file>": [values], ...},
+//    "motion": {"<joint>": [q, q', q'', ...], ...}}   (the N-CMTM kernels: N + 2 values a joint; a floating
+//    base as "base": {"motion": [[position 3, quaternion 4], [velocity 6], [acceleration 6], ...]})
 // Absent entries are zero (the quaternion defaults to the identity, gravity to (0, 0, −9.81)).
 #pragma once
 
@@ -34,6 +36,15 @@ struct State {
     VecX<double> q, v, a, tau;
     Vec3<double> gravity{0, 0, -9.81};
     std::map<std::string, std::vector<double>> measurements;  // "measurements": {"<sensor>": [values]}
+    // "motion": a joint's position and its derivatives (a floating base: 7 numbers, then 6 an order)
+    struct MotionEntry {
+        std::string name;  // the joint, or "base"
+        JointLayout joint;
+        std::vector<std::vector<double>> values;
+    };
+    std::vector<MotionEntry> motion;
+    bool has_motion = false;
+    int base_q_index = -1;  // the floating base's first coordinate, if there is one
     std::string file;                                          // where it was read, for messages
 };
 
@@ -41,6 +52,12 @@ struct State {
 // in order): each sensor's values from the state. Throws rbdgen::Error naming a missing sensor or a
 // wrong count.
 std::vector<double> measurement_array(const State& state, const std::vector<std::string>& element_names);
+
+// The state's "motion" for the N-CMTM kernels of order N: the positions q (NQ; joints it leaves out at
+// 0, a floating base at the identity), and ψ, ψ̇, …, ψ^(N) as (N + 1) x NV row-major. Throws
+// rbdgen::Error when there is no "motion" or a joint has the wrong number of derivatives.
+std::vector<double> motion_positions(const State& state);
+std::vector<double> motion_derivatives(const State& state, int order);
 
 // Throws rbdgen::Error naming `file` and the offending key.
 State parse_state(const Layout& layout, const nlohmann::json& json, const std::string& file);
@@ -51,11 +68,13 @@ State read_state(const Layout& layout, const std::string& file);
 // vector becomes an object keyed by joint name (a floating base under "base"), the NV x NV matrix
 // {"order": [row names], "matrix": [[...], ...]}.
 struct EvalResult {
-    enum class Form { JointVector, JointMatrix, Named };
+    enum class Form { JointVector, JointMatrix, Named, JointDerivatives, LinkMotions };
     std::string name;  // the kernel's (or "kernel.output" for a kernel of several printed outputs)
     Form form = Form::JointVector;
-    std::vector<double> values;  // NV, or NV x NV row-major, or one a name
-    std::vector<std::string> names;  // Named: {"<name>": value, ...} (a problem's unknowns)
+    std::vector<double> values;  // NV, or NV x NV row-major, or one a name, or K x NV (derivatives), or
+                                 // one row of 6-vectors a name
+    std::vector<std::string> names;  // Named: {"<name>": value, ...} (a problem's unknowns); LinkMotions:
+                                     // {"<link>": [[6], [6], ...]}
 };
 struct EvalResults {
     std::vector<EvalResult> results;

@@ -138,7 +138,9 @@ std::string state_buffer(StateField f) {
         case StateField::Tau: return "in_tau";
         case StateField::Gravity: return "in_gravity";
         case StateField::None:
-        case StateField::Measurements: break;
+        case StateField::Measurements:
+        case StateField::MotionQ:
+        case StateField::Motion: break;
     }
     return "";
 }
@@ -148,9 +150,8 @@ std::string buffer(const Kernel& k, const KernelArray& a) { return "k_" + k.name
 std::string call(const std::string& ns, const Kernel& k) {
     std::string args;
     for (size_t i = 0; i < k.inputs.size(); ++i) {
-        const StateField f = k.spec->inputs[i].state;
-        const bool own = f == StateField::None || f == StateField::Measurements;
-        args += (own ? buffer(k, k.inputs[i]) : state_buffer(f)) + ".data(), ";
+        const std::string state = state_buffer(k.spec->inputs[i].state);
+        args += (state.empty() ? buffer(k, k.inputs[i]) : state) + ".data(), ";
     }
     for (const KernelArray& a : k.outputs) args += buffer(k, a) + ".data(), ";
     return fmt::format("{}::{}({});", ns, k.name, args.substr(0, args.size() - 2));
@@ -183,7 +184,15 @@ std::string buffers(const std::string& ns, const std::vector<Emitted>& kernels, 
                                 buffer(k, a), list_literal(s.element_names));
             continue;
         }
-        if (s.state != StateField::None && s.state != StateField::Measurements) continue;
+        if (s.state == StateField::MotionQ && eval) {
+            text += fmt::format("        const std::vector<Scalar> {} = to_scalar(rbdgen::motion_positions(s));\n", buffer(k, a));
+            continue;
+        }
+        if (s.state == StateField::Motion && eval) {
+            text += fmt::format("        const std::vector<Scalar> {} = to_scalar(rbdgen::motion_derivatives(s, {}));\n", buffer(k, a), a.rows - 1);
+            continue;
+        }
+        if (!state_buffer(s.state).empty()) continue;
         text += fmt::format("        std::vector<Scalar> {}({});\n", buffer(k, a), a.size());
         const Emitted* producer = s.produced_by.empty() ? nullptr : find(kernels, s.produced_by);
         if (producer && !producer->refused) {
@@ -219,13 +228,17 @@ std::string drivers_text(const Context& c, const std::vector<Emitted>& kernels, 
                 if (form == JsonForm::None) continue;
                 block += fmt::format("        r.results.push_back({{\"{}\", rbdgen::EvalResult::Form::{}, to_double({}), {}}});\n",
                                      k.spec->result_name(o),
-                                     form == JsonForm::JointVector   ? "JointVector"
-                                     : form == JsonForm::JointMatrix ? "JointMatrix"
-                                                                     : "Named",
+                                     form == JsonForm::JointVector        ? "JointVector"
+                                     : form == JsonForm::JointMatrix      ? "JointMatrix"
+                                     : form == JsonForm::JointDerivatives ? "JointDerivatives"
+                                     : form == JsonForm::LinkMotions      ? "LinkMotions"
+                                                                          : "Named",
                                      buffer(k, k.outputs[o]), list_literal(k.spec->outputs[o].element_names));
             }
-            // Forward dynamics is printed only where it is defined.
+            // Forward dynamics is printed only where it is defined, the N-CMTM kernels when the state has a motion.
+            const bool motion = std::any_of(k.spec->inputs.begin(), k.spec->inputs.end(), [](const ArraySpec& a) { return a.state == StateField::Motion; });
             calls += k.spec->forward_dynamics ? fmt::format("    if (r.fd_error.empty()) {{\n{}    }}\n", block)
+                     : motion                 ? fmt::format("    if (s.has_motion) {{\n{}    }}\n", block)
                                               : fmt::format("    {{\n{}    }}\n", block);
         } else {
             calls += fmt::format("    {{\n{}        report(\"{}\", [&] {{ {} }});\n    }}\n", block, k.name, call(c.ns, k));
@@ -382,6 +395,7 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
     report["snapping"] = {{"tolerance", c.o.snap_tolerance}, {"snapped", prepared.snap.snapped},
                           {"largest_change", prepared.snap.max_change}, {"effect_on_tau_and_H", prepared.snap_effect}};
     report["kernels"] = report_kernels;
+    if (c.o.ncmtm_order != 0) report["ncmtm_order"] = c.o.ncmtm_order;
     if (!problems.empty()) report["problems"] = problems;
     report["jsim_pattern"] = p.H;
     report["ltdl_pattern"] = p.L;
@@ -484,6 +498,8 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o) {
         analyses.push_back(std::make_shared<const ProblemAnalysis>(analyze_problem(model, problem)));
         for (KernelSpec& s : problem_kernel_specs(analyses.back())) specs.push_back(std::move(s)), problem_of.push_back(analyses.back().get());
     }
+    if (o.ncmtm_order != 0)
+        for (KernelSpec& s : ncmtm_kernel_specs(model, o.ncmtm_order)) specs.push_back(std::move(s)), problem_of.push_back(nullptr);
     // Traced in the specs' order, whatever order they were asked in; a problem's after them.
     std::vector<Emitted> kernels;
     for (size_t k = 0; k < specs.size(); ++k) {

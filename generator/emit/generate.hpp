@@ -22,6 +22,7 @@ struct GenerateOptions {
     bool trig_entry_points = false;    // also emit <kernel>_sc(sin_q, cos_q, ...) and sincos(q, sin_q, cos_q)
     double snap_tolerance = kSnapTolerance;  // model/snap.hpp; 0 keeps every constant as the URDF gives it
     std::vector<std::string> problems;       // Nori problems: id, fd, or a problem file (sparse/problem_file.hpp)
+    int ncmtm_order = 0;                     // > 0: also the N-CMTM kernels of this order (ncmtm_fk, cornea, ncmtm_fd)
 };
 
 using Files = std::map<std::string, std::string>;

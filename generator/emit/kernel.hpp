@@ -23,11 +23,13 @@ enum class ArrayLayout {
 
 // What an eval driver (and `rbdgen eval`) fills an input with, from STATE.json; None: the kernel
 // takes something a state does not give, and is not in eval's output.
-enum class StateField { None, Q, V, A, Tau, Gravity, Measurements };
+// MotionQ and Motion: q and the joint motion ψ, ψ̇, …, ψ^(N) of STATE.json's "motion" (the N-CMTM kernels).
+enum class StateField { None, Q, V, A, Tau, Gravity, Measurements, MotionQ, Motion };
 
 // How `rbdgen eval` prints an output: by joint name (NV entries), as the NV x NV matrix with the
-// names of its rows, by the array's element names, or not at all.
-enum class JsonForm { None, JointVector, JointMatrix, Named };
+// names of its rows, by the array's element names, by joint name a list of derivatives (rows: the
+// derivatives, NV columns), by the element names a row of 6-vectors (one row a link), or not at all.
+enum class JsonForm { None, JointVector, JointMatrix, Named, JointDerivatives, LinkMotions };
 
 struct ArraySpec {
     std::string name;  // a C++ identifier we choose (q, qd, tau, H, ...), never from the URDF
@@ -73,6 +75,10 @@ const std::vector<KernelSpec>& kernel_specs();
 // <problem>_solve (every variable of d).
 struct ProblemAnalysis;
 std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalysis> analysis);
+// The N-CMTM kernels of order N (Samy et al.): ncmtm_fk, cornea and ncmtm_fd (the model names the
+// links of ncmtm_fk's output). Throws rbdgen::Error for an order out of range.
+std::vector<KernelSpec> ncmtm_kernel_specs(const Model& model, int order);
+constexpr int kMaxNcmtmOrder = 12;
 // The spec of `name`; throws rbdgen::Error listing the kernels when there is none.
 const KernelSpec& kernel_spec(const std::string& name);
 std::vector<std::string> kernel_names();

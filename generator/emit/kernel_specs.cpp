@@ -9,6 +9,8 @@
 #include <type_traits>
 
 #include "algorithms/aba.hpp"
+#include "algorithms/cornea.hpp"
+#include "algorithms/ncmtm_fd.hpp"
 #include "algorithms/crba.hpp"
 #include "algorithms/fd_crba_ltdl.hpp"
 #include "algorithms/forward_kinematics.hpp"
@@ -291,6 +293,70 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
             for (long i = 0, n = 0; i < all.size(); ++i) all[i] = (*lu_constant)[i] ? S(*(*lu_constant)[i]) : x[0][n++];
             return std::vector{lu_solve(analysis->lu, lu_from_values(analysis->lu, all), VecX<S>(x[1]))};
         }));
+    return k;
+}
+
+std::vector<KernelSpec> ncmtm_kernel_specs(const Model& model, int N) {
+    if (N < 1 || N > kMaxNcmtmOrder)
+        throw Error(fmt::format("--ncmtm-order {} is out of range; use an order from 1 (velocities and accelerations, "
+                                "torques) to {}", N, kMaxNcmtmOrder));
+    const auto rows = [](int n) { return [n](const Model&) { return n; }; };
+    ArraySpec q = q_in();
+    q.state = StateField::MotionQ;
+    const ArraySpec Psi{"Psi", fmt::format("the joint motion psi, psi', ..., psi^({}): row k the k-th derivative of the joint "
+                                           "velocities (a floating base: body coordinates, [angular; linear])", N),
+                        rows(N + 1), nv, ArrayLayout::RowMajor, StateField::Motion};
+    ArraySpec zeta{"zeta", fmt::format("row i: body i's velocity and its derivatives to order {}, 6 each, in its URDF link's "
+                                       "coordinates [angular; linear], component-wise", N),
+                   [](const Model& m) { return m.N(); }, [N](const Model&) { return 6 * (N + 1); }, ArrayLayout::RowMajor};
+    zeta.json = JsonForm::LinkMotions;
+    for (const Body& b : model.bodies) zeta.element_names.push_back(b.name);
+    ArraySpec tau{"tau", fmt::format("row k: the k-th derivative of the joint forces, k = 0..{}", N - 1), rows(N), nv, ArrayLayout::RowMajor};
+    tau.json = JsonForm::JointDerivatives;
+    ArraySpec tau_in = tau;
+    tau_in.json = JsonForm::None, tau_in.produced_by = "cornea";
+    const ArraySpec Psi_dot{"Psi_dot", fmt::format("row k - 1: the k-th derivative of the joint velocities, k = 1..{}", N), rows(N), nv,
+                            ArrayLayout::RowMajor};
+    const auto motion = [N](const Model& m, const auto& x) {
+        using S = ScalarOf<std::decay_t<decltype(x)>>;
+        Motion<S> a{x[0], {}};
+        for (int k = 0; k <= N; ++k) a.psi.push_back(x[1].segment(k * m.nv, m.nv));
+        return a;
+    };
+    const auto rows_of = [](const auto& stacked) {  // rows of equal length, one after the other
+        using V = std::decay_t<decltype(stacked.front())>;
+        V out(static_cast<long>(stacked.size() * stacked.front().size()));
+        for (size_t r = 0; r < stacked.size(); ++r) out.segment(r * stacked.front().size(), stacked.front().size()) = stacked[r];
+        return out;
+    };
+    std::vector<KernelSpec> k;
+    k.push_back(spec("ncmtm_fk", fmt::format("Forward kinematics of order {} by the N-CMTM (Samy et al. eq. 37): every link's "
+                                                "velocity and its derivatives, the world at rest.", N),
+        {q, Psi}, {zeta}, [motion, rows_of](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            std::vector<VecX<S>> links;  // in the URDF link frames (ᵁX_i is constant: it commutes with d/dt)
+            const std::vector<Stack<S, 6>> zeta = ncmtm_fk<S>(m, motion(m, x));
+            for (int i = 0; i < m.N(); ++i) {
+                std::vector<VecX<S>> orders;
+                for (const Vec6<S>& z : zeta[i]) orders.push_back(m.bodies[i].X_urdf.template cast<S>().apply(z));
+                links.push_back(rows_of(orders));
+            }
+            return std::vector{rows_of(links)};
+        }));
+    k.push_back(spec("cornea", fmt::format("Inverse dynamics of order {} (CoRNEA, Samy et al. Alg. 1): the joint forces and their "
+                                           "derivatives to order {}.", N, N - 1),
+        {q, Psi, gravity_in()}, {tau}, [motion, rows_of](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            return std::vector{rows_of(cornea<S>(m, motion(m, x), vec3(x[2])))};
+        }));
+    k.push_back(spec("ncmtm_fd", fmt::format("Forward dynamics of order {} (Samy et al. Alg. 2): the joint motion's derivatives "
+                                             "psi', ..., psi^({}) from q, qd and the joint forces' derivatives.", N, N),
+        {q_in(), qd_in(), tau_in, gravity_in()}, {Psi_dot}, [N, rows_of](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            std::vector<VecX<S>> tau_k;
+            for (int j = 0; j < N; ++j) tau_k.push_back(x[2].segment(j * m.nv, m.nv));
+            return std::vector{rows_of(ncmtm_fd<S>(m, x[0], x[1], tau_k, vec3(x[3])))};
+        }, true));
     return k;
 }
 

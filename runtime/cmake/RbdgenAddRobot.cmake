@@ -1,7 +1,9 @@
 # rbdgen_add_robot(NAME URDF <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [NO_DRIVERS]
 #                  [SCALAR double|float] [KERNELS k1 k2 ...] [PROBLEMS id|fd|FILE.yaml ...]
-#                  [COMPILE_OPTIONS ...])
+#                  [NCMTM_ORDER N] [COMPILE_OPTIONS ...])
 #
+# NCMTM_ORDER N adds the N-CMTM kernels of order N (1 to 12, README "High-order derivatives"):
+# ncmtm_fk, cornea and ncmtm_fd.
 # PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (README "Problems"): id,
 # fd, or a problem file whose name (without .yaml) names its kernels; an edit of the file regenerates.
 #
@@ -56,7 +58,7 @@ endfunction()
 # or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS" "URDF;SCALAR" "KERNELS;PROBLEMS;COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS" "URDF;SCALAR;NCMTM_ORDER" "KERNELS;PROBLEMS;COMPILE_OPTIONS" ${ARGN})
   if(NOT R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's URDF file with URDF <file>")
   endif()
@@ -100,6 +102,15 @@ function(rbdgen_add_robot NAME)
       list(APPEND kernel_sources "${out}/${NAME}_${problem}_${step}.cpp")
     endforeach()
   endforeach()
+  if(DEFINED R_NCMTM_ORDER)
+    if(NOT R_NCMTM_ORDER MATCHES "^[0-9]+$" OR R_NCMTM_ORDER LESS 1 OR R_NCMTM_ORDER GREATER 12)
+      message(FATAL_ERROR "rbdgen_add_robot(${NAME}): NCMTM_ORDER '${R_NCMTM_ORDER}' is out of range; use an order from 1 to 12")
+    endif()
+    list(APPEND problem_flags --ncmtm-order ${R_NCMTM_ORDER})
+    foreach(k ncmtm_fk cornea ncmtm_fd)
+      list(APPEND kernel_sources "${out}/${NAME}_${k}.cpp")
+    endforeach()
+  endif()
   set(outputs ${kernel_sources} "${out}/${NAME}.hpp" "${out}/rbdgen_runtime.hpp" "${out}/${NAME}_eval.cpp"
       "${out}/${NAME}_bench.cpp" "${out}/report.md" "${out}/report.json")
   set(flags "")
