@@ -110,6 +110,38 @@ TEST_F(BadInput, StateHoldsNonNumbers) {
 
 TEST_F(BadInput, UnknownOption) { expect_error("info --fast " + test::project_model("arm7.urdf"), {"--fast"}); }
 
+// The N-CMTM kernels: an order out of range (generate writes nothing, eval reads no state), a motion
+// entry with the wrong number of derivatives, a motion naming an unknown joint, a state without motion.
+TEST_F(BadInput, NcmtmOrderOutOfRange) {
+    const std::string f = test::project_model("arm7.urdf");
+    const fs::path out = dir / "out";
+    for (const char* order : {"0", "13", "-2"}) {
+        expect_error("generate " + f + " -o " + out.string() + " --ncmtm-order " + order, {"--ncmtm-order " + std::string(order), "1", "12"});
+        EXPECT_FALSE(fs::exists(out)) << order;
+        expect_error("eval " + f + " --state " + write("none.json", "{}") + " --ncmtm-order " + order, {"--ncmtm-order", "out of range"});
+    }
+}
+
+TEST_F(BadInput, NcmtmMotionWithWrongDerivatives) {
+    const std::string f = test::project_model("arm7.urdf");
+    // order 2 needs q and three derivatives
+    expect_error("eval " + f + " --ncmtm-order 2 --state " + write("m.json", R"({"motion": {"joint002": [0.1, 0.2, 0.3]}})"),
+                 {"m.json", "motion.joint002", "has 3 entries", "need 4"});
+    expect_error("eval " + f + " --ncmtm-order 2 --state " + write("u.json", R"({"motion": {"elbow": [0, 0, 0, 0]}})"),
+                 {"u.json", "'motion'", "'elbow'"});
+    expect_error("eval " + f + " --ncmtm-order 2 --state " + write("n.json", R"({"motion": {"joint002": [0, "x", 0, 0]}})"),
+                 {"n.json", "motion.joint002[1]", "not a number"});
+    expect_error("eval " + f + " --ncmtm-order 2 --state " + write("e.json", R"({"q": {"joint002": 1}})"),
+                 {"e.json", "\"motion\""});
+    const std::string h = test::project_model("humanoid30.urdf");
+    expect_error("eval --floating-base " + h + " --ncmtm-order 1 --state " +
+                     write("b.json", R"({"base": {"motion": [[0, 0, 0, 0, 0, 0, 1], [1, 2, 3, 4, 5, 6]]}})"),
+                 {"b.json", "base.motion", "has 2 entries", "need 3"});
+    expect_error("eval --floating-base " + h + " --ncmtm-order 1 --state " +
+                     write("c.json", R"({"base": {"motion": [[0, 0, 0, 0, 0, 0, 1], [1, 2, 3], [0, 0, 0, 0, 0, 0]]}})"),
+                 {"c.json", "base.motion[1]", "6 numbers"});
+}
+
 TEST_F(BadInput, MasslessSubtreeAllowsInverseButRefusesForwardDynamics) {
     // A massless intermediate link is fine; a joint that moves only massless links makes H singular.
     const std::string f = write("massless.urdf", robot(link("a") + link("mid") + link("b", kGood) + link("tip") +

@@ -95,13 +95,13 @@ void add_eval_command(CLI::App& app, std::ostream& out) {
                   "also solve a problem on Nori's sparse system by the static-pivot LU and print its unknowns: id, fd or "
                   "FILE.yaml (measurements from the state's \"measurements\"); repeatable")
         ->type_name("id|fd|FILE")->allow_extra_args(false);
-    c->add_option("--ncmtm-order", *order,
+    CLI::Option* ncmtm = c->add_option("--ncmtm-order", *order,
                   "also run the N-CMTM kernels of order N (1 to " + std::to_string(kMaxNcmtmOrder) + "): ncmtm_fk and cornea, "
                   "from the state's \"motion\" (q and its N + 1 derivatives a joint)")->type_name("N");
-    c->callback([args, state, problems, order, &out] {
+    c->callback([args, state, problems, order, ncmtm, &out] {
         const Model model = load_model(*args);
         const Layout layout = model_layout(model);
-        if (*order != 0) ncmtm_kernel_specs(model, *order);  // an order out of range, before reading the state
+        if (ncmtm->count()) ncmtm_kernel_specs(model, *order);  // an order out of range, before reading the state
         const EvalResults result = evaluate(model, read_state(layout, *state), *problems, *order);
         if (!result.fd_error.empty()) std::cerr << "rbdgen: forward dynamics refused: " << result.fd_error << "\n";
         out << eval_json(layout, result).dump(2) << "\n";

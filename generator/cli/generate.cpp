@@ -23,6 +23,7 @@ struct GenerateArgs {
     std::vector<std::string> kernels, problems;
     bool trig_entry_points = false;
     int ncmtm_order = 0;
+    bool ncmtm = false;  // --ncmtm-order given (0 included: it is out of range)
 };
 
 void generate(const GenerateArgs& a, const std::string& command_line, std::ostream& out) {
@@ -53,6 +54,7 @@ void generate(const GenerateArgs& a, const std::string& command_line, std::ostre
     o.trig_entry_points = a.trig_entry_points;
     o.problems = a.problems;
     o.ncmtm_order = a.ncmtm_order;
+    if (a.ncmtm) ncmtm_kernel_specs(model, a.ncmtm_order);  // an order out of range, before any work
     if (!forward_dynamics_refusal(model).empty())
         std::cerr << "rbdgen: warning: " << forward_dynamics_refusal(model)
                   << " (its forward-dynamics kernels return NaN)\n";
@@ -86,13 +88,14 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
                   "also emit a problem on Nori's sparse system, solved by a static-pivot LU: id (inverse dynamics), fd "
                   "(forward dynamics) or FILE.yaml (a sensor set, README \"Problems\"); repeatable")
         ->type_name("id|fd|FILE")->allow_extra_args(false);
-    c->add_option("--ncmtm-order", a->ncmtm_order,
+    CLI::Option* ncmtm = c->add_option("--ncmtm-order", a->ncmtm_order,
                   "also emit the N-CMTM kernels of order N (1 to " + std::to_string(kMaxNcmtmOrder) + ", Samy et al.): ncmtm_fk "
                   "(link velocities and N derivatives), cornea (joint forces and N - 1 derivatives), ncmtm_fd (the joint "
                   "motion's N derivatives from them)")->type_name("N");
     c->add_flag("--trig-entry-points", a->trig_entry_points,
                 "also emit <kernel>_sc(sin_q, cos_q, ...) taking sin and cos of q from the caller, and NAME::sincos");
-    c->callback([a, c, &out] {
+    c->callback([a, c, ncmtm, &out] {
+        a->ncmtm = ncmtm->count() > 0;
         // The banner's command line: what was asked, in one canonical order, without the output
         // folder (where the files go does not change what they say).
         std::string line = "rbdgen generate " + a->model.urdf;
