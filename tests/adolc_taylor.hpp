@@ -66,6 +66,8 @@ public:
         return Y;
     }
     int outputs() const { return m_; }
+    int inputs() const { return n_; }
+    short tag() const { return tag_; }
 
 private:
     short tag_;

@@ -85,6 +85,26 @@ TEST_F(Generate, WritesEverythingAndIsDeterministic) {
     }
 }
 
+// --ncmtm-order adds the three N-CMTM kernels, with their order in report.json; --kernels naming one
+// of them emits only that one (beside the fixed kernels it names); without the order they are unknown.
+TEST_F(Generate, NcmtmKernelsOfTheOrderAsked) {
+    const std::string arm = test::project_model("arm7.urdf");
+    ASSERT_EQ(test::run("generate " + arm + " --name arm --kernels rnea --ncmtm-order 2 -o " + (dir / "a").string()).status, 0);
+    auto files = read_dir(dir / "a");
+    for (const char* k : {"arm_rnea.cpp", "arm_ncmtm_fk.cpp", "arm_cornea.cpp", "arm_ncmtm_fd.cpp"}) EXPECT_TRUE(files.count(k)) << k;
+    const nlohmann::json report = nlohmann::json::parse(files.at("report.json"));
+    EXPECT_EQ(report["ncmtm_order"], 2);
+    EXPECT_TRUE(report["kernels"].contains("cornea"));
+    // arrays sized by the order: Psi (N + 1) x NV, tau N x NV
+    EXPECT_NE(files.at("arm.hpp").find("constexpr int cornea_Psi_size = 21;"), std::string::npos);
+    EXPECT_NE(files.at("arm.hpp").find("constexpr int cornea_tau_size = 14;"), std::string::npos);
+    ASSERT_EQ(test::run("generate " + arm + " --name arm --kernels rnea,cornea --ncmtm-order 2 -o " + (dir / "b").string()).status, 0);
+    files = read_dir(dir / "b");
+    EXPECT_TRUE(files.count("arm_cornea.cpp") && files.count("arm_rnea.cpp"));
+    EXPECT_FALSE(files.count("arm_ncmtm_fk.cpp") || files.count("arm_ncmtm_fd.cpp"));
+    expect_refused(arm + " --kernels cornea", {"'cornea'"});
+}
+
 // A problem's spy plots beside the report: D's nonzeros, and L + U with exactly the fill-in the
 // report counts drawn red; report.md links all three; the problem's kernels include only <cmath>.
 TEST_F(Generate, ProblemSpyPlotsShowThePatternAndTheFill) {

@@ -13,6 +13,7 @@
 #include "algorithms/cornea.hpp"
 #include "algorithms/forward_kinematics.hpp"
 #include "algorithms/ncmtm_fd.hpp"
+#include "algorithms/ncmtm_jacobians.hpp"
 #include "algorithms/rnea.hpp"
 #include "test_support.hpp"
 
@@ -103,18 +104,23 @@ struct Oracle {
     std::vector<VecX<double>> tau;
     std::vector<Stack<double, 6>> nu;
 };
-Oracle taylor_oracle(const Model& m, const SmoothMotion& motion, int N, const Vec3<double>& g) {
+// f_ext: each body's external force and its derivatives (Taylor inputs of the RNEA's f^x), or none.
+Oracle taylor_oracle(const Model& m, const SmoothMotion& motion, int N, const Vec3<double>& g,
+                     const std::vector<Stack<double, 6>>* f_ext = nullptr) {
     const Eigen::MatrixXd Y = motion.coefficients(N + 1);
-    const int nq = m.nq, nv = m.nv;
-    // inputs (q, ψ, ψ̇): ψ̇'s coefficients are (k + 1) ψ_{k+1}
-    Eigen::MatrixXd X(nq + 2 * nv, N + 1);
+    const int nq = m.nq, nv = m.nv, nf = f_ext ? 6 * m.N() : 0;
+    // inputs (q, ψ, ψ̇, f^x): ψ̇'s coefficients are (k + 1) ψ_{k+1}, f^x's f^x(k) / k!
+    Eigen::MatrixXd X(nq + 2 * nv + nf, N + 1);
     for (int k = 0; k <= N; ++k) {
-        X.col(k) << Y.col(k).head(nq), Y.col(k).tail(nv), Y.col(k + 1).tail(nv) * (k + 1.0);
+        X.col(k).head(nq + 2 * nv) << Y.col(k).head(nq), Y.col(k).tail(nv), Y.col(k + 1).tail(nv) * (k + 1.0);
+        for (int i = 0; i < nf / 6; ++i) X.col(k).segment(nq + 2 * nv + 6 * i, 6) = (*f_ext)[i][std::min(k, N - 1)] * (k < N ? 1.0 / factorial(k) : 0.0);
     }
     const TaylorTape tape(2, X.col(0), [&](const AVec& x) {
-        const AVec q = x.head(nq), qd = x.segment(nq, nv), qdd = x.tail(nv);
+        const AVec q = x.head(nq), qd = x.segment(nq, nv), qdd = x.segment(nq + nv, nv);
         const Kinematics<adouble> kin = forward_kinematics<adouble>(m, q, qd);
-        const AVec tau = rnea<adouble>(m, q, qd, qdd, g.cast<adouble>());
+        std::vector<Vec6<adouble>> fx;
+        for (int i = 0; i < nf / 6; ++i) fx.push_back(x.segment(nq + 2 * nv + 6 * i, 6));
+        const AVec tau = rnea<adouble>(m, q, qd, qdd, g.cast<adouble>(), nf ? &fx : nullptr);
         AVec out(nv + 6 * m.N());
         out.head(nv) = tau;
         for (int i = 0; i < m.N(); ++i) out.segment(nv + 6 * i, 6) = kin.v[i];
@@ -174,6 +180,14 @@ TEST_P(Ncmtm, EveryOrderToFiveIsTaylorModeAdOfTheReference) {
         for (int k = 0; k <= N; ++k) EXPECT_LT(order_error(zeta, o.nu, k), 1e-10) << "nu^(" << k << ")";
         const std::vector<VecX<double>> tau = cornea<double>(model, motion, g);
         for (int k = 0; k < N; ++k) EXPECT_LT(rel_err(tau[k], o.tau[k]), 1e-10) << "tau^(" << k << ")";
+        // external forces f^x(t) on every body, their derivatives to order N − 1
+        std::vector<Stack<double, 6>> f_ext(model.N());
+        std::uniform_real_distribution<double> u(-1, 1);
+        for (Stack<double, 6>& f : f_ext)
+            for (int k = 0; k < N; ++k) f.push_back(Vec6<double>::NullaryExpr([&] { return 10 * u(rng); }));
+        const Oracle with_forces = taylor_oracle(model, smooth, N, g, &f_ext);
+        const std::vector<VecX<double>> tau_f = cornea<double>(model, motion, g, &f_ext);
+        for (int k = 0; k < N; ++k) EXPECT_LT(rel_err(tau_f[k], with_forces.tau[k]), 1e-10) << "tau^(" << k << ") with f^x";
         // and lower orders are the same numbers: order n uses ψ .. ψ^(n) only
         Motion<double> low = motion;
         low.psi.resize(3);
@@ -239,6 +253,75 @@ TEST_P(Ncmtm, LinkCmtmsDeconstructToTheMotions) {
         const Stack<double, 6> z = deconstruct<double, 6>(C[i], Cross::Motion6);
         ASSERT_EQ(z.size(), zeta_hat[i].size());
         for (size_t k = 0; k < z.size(); ++k) EXPECT_LT(rel_err(z[k], zeta_hat[i][k]), 1e-10) << model.bodies[i].name << " " << k;
+    }
+}
+
+// The comprehensive Jacobians (eq. 46, 49, 50) times the motion are the quantities they map (the
+// paper's Table III check), and the world- and inertial-frame ones against ADOL-C's Taylor
+// coefficients of the reference FK's velocity of the link in those frames (to order 4).
+TEST_P(Ncmtm, JacobiansMapTheMotionToWhatTheyMap) {
+    std::mt19937_64 rng(17);
+    const int N = 4;
+    const SmoothMotion smooth(model, rng);
+    const Motion<double> motion = smooth.motion(N);
+    const std::vector<Stack<double, 6>> zeta_hat = ncmtm_motions<double>(model, motion, nullptr);
+    const Eigen::MatrixXd Y = smooth.coefficients(N);
+    for (const int b : {model.N() - 1, model.N() / 2}) {
+        const std::string name = model.bodies[b].name;
+        // body frame: ζ̂_b; momentum: Ĩ ζ̂_b
+        const ComprehensiveJacobian<double> J = ncmtm_jacobian<double>(model, motion, b, JacobianFrame::Body);
+        const std::vector<VecX<double>> body = apply_jacobian(J, motion);
+        const std::vector<VecX<double>> momentum = apply_jacobian(ncmtm_momentum_jacobian<double>(model, J, b), motion);
+        const Mat6<double> I = model.bodies[b].I.matrix();
+        for (int k = 0; k <= N; ++k) {
+            EXPECT_LT(rel_err(body[k], zeta_hat[b][k]), 1e-10) << name << " body, order " << k;
+            EXPECT_LT(rel_err(momentum[k], I * zeta_hat[b][k]), 1e-10) << name << " momentum, order " << k;
+        }
+        // world and inertial frames: ⁰X_b v_b and (⁰R_b ω_b, ⁰R_b v_b), Taylor mode on the reference FK
+        const TaylorTape tape(4, Y.col(0), [&](const AVec& x) {
+            const Kinematics<adouble> kin = forward_kinematics<adouble>(model, AVec(x.head(model.nq)), AVec(x.tail(model.nv)));
+            const Transform<adouble> X_0b = kin.X_0[b].inverse();
+            AVec out(12);
+            out.head(6) = X_0b.apply(kin.v[b]);
+            out.segment(6, 3) = X_0b.E * ang(kin.v[b]);
+            out.tail(3) = X_0b.E * lin(kin.v[b]);
+            return out;
+        });
+        const Eigen::MatrixXd T = tape.forward_taylor(Y);
+        const std::vector<VecX<double>> world = apply_jacobian(ncmtm_jacobian<double>(model, motion, b, JacobianFrame::World), motion);
+        const std::vector<VecX<double>> inertial = apply_jacobian(ncmtm_jacobian<double>(model, motion, b, JacobianFrame::Inertial), motion);
+        for (int k = 0; k <= N; ++k) {
+            EXPECT_LT(rel_err(world[k], T.col(k).head(6)), 1e-10) << name << " world, order " << k;
+            EXPECT_LT(rel_err(inertial[k], T.col(k).tail(6)), 1e-10) << name << " inertial frame, order " << k;
+        }
+    }
+}
+
+// The force Jacobians (eq. 51–53, 57) map the motion to what CoRNEA computes with the world at rest
+// and no external force: the link force of a leaf (its joint force), the joint momentum and force
+// through a joint, its joint forces, every derivative.
+TEST_P(Ncmtm, ForceJacobiansMapTheMotionToCorneasForces) {
+    std::mt19937_64 rng(18);
+    const int N = 3;
+    const SmoothMotion smooth(model, rng);
+    const Motion<double> motion = smooth.motion(N);
+    CorneaBodies<double> bodies;
+    const std::vector<VecX<double>> tau = cornea<double>(model, motion, Vec3<double>::Zero(), nullptr, &bodies);
+    const int leaf = model.N() - 1;  // parents precede children: the last body is a leaf
+    const std::vector<VecX<double>> f_leaf = apply_jacobian(ncmtm_link_force_jacobian<double>(model, motion, leaf), motion);
+    ASSERT_EQ(static_cast<int>(f_leaf.size()), N);
+    for (int k = 0; k < N; ++k) EXPECT_LT(rel_err(f_leaf[k] * factorial(k), bodies.f_joint[leaf][k]), 1e-10) << "leaf force, order " << k;
+    for (const int i : {0, model.N() / 2, leaf}) {
+        const std::string name = model.bodies[i].name;
+        const std::vector<VecX<double>> h = apply_jacobian(ncmtm_joint_momentum_jacobian<double>(model, motion, i), motion);
+        const std::vector<VecX<double>> f = apply_jacobian(ncmtm_joint_force_jacobian<double>(model, motion, i), motion);
+        const std::vector<VecX<double>> t = apply_jacobian(ncmtm_torque_jacobian<double>(model, motion, i), motion);
+        const Body& b = model.bodies[i];
+        for (int k = 0; k <= N; ++k) EXPECT_LT(rel_err(h[k] * factorial(k), bodies.h_joint[i][k]), 1e-10) << name << " joint momentum, order " << k;
+        for (int k = 0; k < N; ++k) {
+            EXPECT_LT(rel_err(f[k] * factorial(k), bodies.f_joint[i][k]), 1e-10) << name << " joint force, order " << k;
+            EXPECT_LT(rel_err(t[k] * factorial(k), tau[k].segment(b.v_index, b.joint.nv())), 1e-10) << name << " torque, order " << k;
+        }
     }
 }
 

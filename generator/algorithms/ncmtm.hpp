@@ -39,14 +39,7 @@ template <class S> Block<S, 6> cross6(const Vec6<S>& nu) {
     M.template bottomLeftCorner<3, 3>() = skew<S>(lin(nu));
     return M;
 }
-template <class S> Block<S, 6> cross6_dual(const Vec6<S>& nu) {
-    Block<S, 6> M = Block<S, 6>::Zero();
-    const Mat3<S> w = skew<S>(ang(nu));
-    M.template topLeftCorner<3, 3>() = w;
-    M.template bottomRightCorner<3, 3>() = w;
-    M.template topRightCorner<3, 3>() = skew<S>(lin(nu));
-    return M;
-}
+template <class S> Block<S, 6> cross6_dual(const Vec6<S>& nu) { return -cross6<S>(nu).transpose(); }
 template <class S> Block<S, 4> cross4(const Vec6<S>& nu) {
     Block<S, 4> M = Block<S, 4>::Zero();
     M.template topLeftCorner<3, 3>() = skew<S>(ang(nu));

@@ -91,7 +91,7 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     CLI::Option* ncmtm = c->add_option("--ncmtm-order", a->ncmtm_order,
                   "also emit the N-CMTM kernels of order N (1 to " + std::to_string(kMaxNcmtmOrder) + ", Samy et al.): ncmtm_fk "
                   "(link velocities and N derivatives), cornea (joint forces and N - 1 derivatives), ncmtm_fd (the joint "
-                  "motion's N derivatives from them)")->type_name("N");
+                  "motion's N derivatives from them); --kernels may name some of them, to emit only those")->type_name("N");
     c->add_flag("--trig-entry-points", a->trig_entry_points,
                 "also emit <kernel>_sc(sin_q, cos_q, ...) taking sin and cos of q from the caller, and NAME::sincos");
     c->callback([a, c, ncmtm, &out] {

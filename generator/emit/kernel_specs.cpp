@@ -329,8 +329,8 @@ std::vector<KernelSpec> ncmtm_kernel_specs(const Model& model, int N) {
         for (size_t r = 0; r < stacked.size(); ++r) out.segment(r * stacked.front().size(), stacked.front().size()) = stacked[r];
         return out;
     };
-    std::vector<KernelSpec> k;
-    k.push_back(spec("ncmtm_fk", fmt::format("Forward kinematics of order {} by the N-CMTM (Samy et al. eq. 37): every link's "
+    std::vector<KernelSpec> out;  // (not `k`: CMake reads the fixed kernels' names from `k.push_back(spec(`)
+    out.push_back(spec("ncmtm_fk", fmt::format("Forward kinematics of order {} by the N-CMTM (Samy et al. eq. 37): every link's "
                                                 "velocity and its derivatives, the world at rest.", N),
         {q, Psi}, {zeta}, [motion, rows_of](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
@@ -343,13 +343,13 @@ std::vector<KernelSpec> ncmtm_kernel_specs(const Model& model, int N) {
             }
             return std::vector{rows_of(links)};
         }));
-    k.push_back(spec("cornea", fmt::format("Inverse dynamics of order {} (CoRNEA, Samy et al. Alg. 1): the joint forces and their "
+    out.push_back(spec("cornea", fmt::format("Inverse dynamics of order {} (CoRNEA, Samy et al. Alg. 1): the joint forces and their "
                                            "derivatives to order {}.", N, N - 1),
         {q, Psi, gravity_in()}, {tau}, [motion, rows_of](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
             return std::vector{rows_of(cornea<S>(m, motion(m, x), vec3(x[2])))};
         }));
-    k.push_back(spec("ncmtm_fd", fmt::format("Forward dynamics of order {} (Samy et al. Alg. 2): the joint motion's derivatives "
+    out.push_back(spec("ncmtm_fd", fmt::format("Forward dynamics of order {} (Samy et al. Alg. 2): the joint motion's derivatives "
                                              "psi', ..., psi^({}) from q, qd and the joint forces' derivatives.", N, N),
         {q_in(), qd_in(), tau_in, gravity_in()}, {Psi_dot}, [N, rows_of](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
@@ -357,7 +357,7 @@ std::vector<KernelSpec> ncmtm_kernel_specs(const Model& model, int N) {
             for (int j = 0; j < N; ++j) tau_k.push_back(x[2].segment(j * m.nv, m.nv));
             return std::vector{rows_of(ncmtm_fd<S>(m, x[0], x[1], tau_k, vec3(x[3])))};
         }, true));
-    return k;
+    return out;
 }
 
 bool KernelSpec::evaluated() const {

@@ -3,7 +3,7 @@
 #                  [NCMTM_ORDER N] [COMPILE_OPTIONS ...])
 #
 # NCMTM_ORDER N adds the N-CMTM kernels of order N (1 to 12, README "High-order derivatives"):
-# ncmtm_fk, cornea and ncmtm_fd.
+# ncmtm_fk, cornea and ncmtm_fd, or those of them KERNELS names.
 # PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (README "Problems"): id,
 # fd, or a problem file whose name (without .yaml) names its kernels; an edit of the file regenerates.
 #
@@ -72,15 +72,26 @@ function(rbdgen_add_robot NAME)
   if(NOT R_KERNELS)
     set(R_KERNELS ${RBDGEN_KERNELS})
   endif()
+  # The N-CMTM kernels (with NCMTM_ORDER): those KERNELS names, or all three when it names none.
+  set(ncmtm_all ncmtm_fk cornea ncmtm_fd)
+  set(ncmtm_kernels "")
+  set(fixed_kernels "")
   foreach(k ${R_KERNELS})
-    if(NOT k IN_LIST RBDGEN_KERNELS)
-      message(FATAL_ERROR "rbdgen_add_robot(${NAME}): unknown kernel '${k}'; the kernels are ${RBDGEN_KERNELS}")
+    if(k IN_LIST ncmtm_all AND DEFINED R_NCMTM_ORDER)
+      list(APPEND ncmtm_kernels ${k})
+    elseif(NOT k IN_LIST RBDGEN_KERNELS)
+      message(FATAL_ERROR "rbdgen_add_robot(${NAME}): unknown kernel '${k}'; the kernels are ${RBDGEN_KERNELS} (and ${ncmtm_all} with NCMTM_ORDER)")
+    else()
+      list(APPEND fixed_kernels ${k})
     endif()
   endforeach()
+  if(NOT ncmtm_kernels)
+    set(ncmtm_kernels ${ncmtm_all})
+  endif()
 
   set(out "${CMAKE_CURRENT_BINARY_DIR}/rbdgen/${NAME}")
   set(kernel_sources "")
-  foreach(k ${R_KERNELS})
+  foreach(k ${fixed_kernels})
     list(APPEND kernel_sources "${out}/${NAME}_${k}.cpp")
   endforeach()
   set(problem_flags "")
@@ -107,7 +118,7 @@ function(rbdgen_add_robot NAME)
       message(FATAL_ERROR "rbdgen_add_robot(${NAME}): NCMTM_ORDER '${R_NCMTM_ORDER}' is out of range; use an order from 1 to 12")
     endif()
     list(APPEND problem_flags --ncmtm-order ${R_NCMTM_ORDER})
-    foreach(k ncmtm_fk cornea ncmtm_fd)
+    foreach(k ${ncmtm_kernels})
       list(APPEND kernel_sources "${out}/${NAME}_${k}.cpp")
     endforeach()
   endif()
