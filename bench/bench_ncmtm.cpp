@@ -24,6 +24,7 @@ namespace rbdgen::bench {
 namespace {
 
 using AVec = Eigen::Matrix<adouble, Eigen::Dynamic, 1>;
+using test::TaylorTape;
 
 std::string num(double v, const char* f = "%.0f") {
     char b[32];
