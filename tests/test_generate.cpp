@@ -105,6 +105,28 @@ TEST_F(Generate, NcmtmKernelsOfTheOrderAsked) {
     expect_refused(arm + " --kernels cornea", {"'cornea'"});
 }
 
+// The float error budget (emit/float_budget.hpp) is in report.json for every kernel, and --scalar
+// float warns by name about a kernel that fails in float: an H whose LTDL pivot rounds to zero
+// (tests/data/float_fragile.urdf); the double build of the same robot does not warn.
+TEST_F(Generate, FloatBudgetWarnsAboutAKernelThatFailsInFloat) {
+    const std::string urdf = std::string(RBDGEN_SOURCE_DIR) + "/tests/data/float_fragile.urdf";
+    const test::CommandResult f = test::run("generate " + urdf + " --scalar float -o " + (dir / "f").string());
+    EXPECT_EQ(f.status, 0) << f.out;
+    EXPECT_NE(f.out.find("warning: kernel fd_crba_ltdl returns infinite or NaN values in float"), std::string::npos) << f.out;
+    EXPECT_EQ(f.out.find("kernel aba"), std::string::npos) << f.out;  // the ABA keeps its accuracy on the same robot
+    const nlohmann::json report = nlohmann::json::parse(read_dir(dir / "f").at("report.json"));
+    for (const auto& [name, k] : report["kernels"].items()) {
+        ASSERT_TRUE(k.contains("float_error")) << name;
+        EXPECT_EQ(k["float_error"]["states"], 1000) << name;
+    }
+    EXPECT_EQ(report["kernels"]["fd_crba_ltdl"]["float_error"]["worst"], "inf");
+    EXPECT_LT(report["kernels"]["aba"]["float_error"]["worst"].get<double>(), 1e-4);
+    EXPECT_LE(report["kernels"]["rnea"]["float_error"]["p99"].get<double>(), report["kernels"]["rnea"]["float_error"]["worst"].get<double>());
+    const test::CommandResult d = test::run("generate " + urdf + " -o " + (dir / "d").string());
+    EXPECT_EQ(d.status, 0);
+    EXPECT_EQ(d.out.find("warning: kernel"), std::string::npos) << d.out;
+}
+
 // A problem's spy plots beside the report: D's nonzeros, and L + U with exactly the fill-in the
 // report counts drawn red; report.md links all three; the problem's kernels include only <cmath>.
 TEST_F(Generate, ProblemSpyPlotsShowThePatternAndTheFill) {

@@ -59,7 +59,9 @@ void generate(const GenerateArgs& a, const std::string& command_line, std::ostre
         std::cerr << "rbdgen: warning: " << forward_dynamics_refusal(model)
                   << " (its forward-dynamics kernels return NaN)\n";
 
-    const Files files = generate_sources(model, o);
+    std::vector<std::string> warnings;
+    const Files files = generate_sources(model, o, &warnings);
+    for (const std::string& w : warnings) std::cerr << "rbdgen: warning: " << w << "\n";
     write_atomically(a.dir, files);
     out << "rbdgen: wrote " << files.size() << " files for " << o.name << " to " << a.dir << "\n";
 }

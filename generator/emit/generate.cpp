@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "emit/emit_cpp.hpp"
+#include "emit/float_budget.hpp"
 #include "emit/kernel.hpp"
 #include "emit/names.hpp"
 #include "emit/spy.hpp"
@@ -56,6 +57,7 @@ struct Emitted {
     Kernel kernel;
     bool refused = false, with_sc = false;
     const ProblemAnalysis* problem = nullptr;  // a problem's kernel (report.json lists it under "problems")
+    FloatError float_error;                    // its arithmetic in float against double (emit/float_budget.hpp)
 };
 
 std::string kernel_source(const Context& c, const Emitted& e) {
@@ -342,6 +344,9 @@ nlohmann::ordered_json problem_json(const ProblemAnalysis& a, const Model& model
     return j;
 }
 
+// JSON has no infinity: a float run that overflowed or divided by zero is "inf".
+nlohmann::ordered_json finite_or_inf(double x) { return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json("inf"); }
+
 nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepared, const std::vector<Emitted>& kernels) {
     const Model& model = c.model;
     const std::vector<int> lambda = parent_array(model), lambda_e = expanded_parent(model);
@@ -356,6 +361,9 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
         for (const KernelArray& a : e.kernel.outputs) size += a.size();
         entry["output_size"] = size;
         if (e.refused) entry["refused"] = c.fd_refusal;
+        else
+            entry["float_error"] = {{"worst", finite_or_inf(e.float_error.worst)}, {"p99", finite_or_inf(e.float_error.p99)},
+                                    {"states", e.float_error.states}, {"worst_kind", e.float_error.worst_kind}};
         if (e.problem) {
             problems[e.problem->problem.name]["kernels"][e.kernel.name] = entry;
             continue;
@@ -424,12 +432,21 @@ std::string report_md(const Context& c, const PreparedModel& prepared, const nlo
     for (const auto& g : report["general_transforms"])
         md += "  - joint '" + comment_text(g["joint"].get<std::string>()) + "': " + g["why"].get<std::string>() + "\n";
     md += "\n";
-    md += "| kernel | add | mul | div | sqrt | sin | cos | statements |\n|---|---|---|---|---|---|---|---|\n";
+    md += "Float error: each kernel's arithmetic in float against double, relative (max |diff| / max |value| of its "
+          "outputs), worst and 99th percentile over random, right-angle and fast states (the kind of the worst in "
+          "brackets); what a `--scalar float` build of it computes.\n\n";
+    md += "| kernel | add | mul | div | sqrt | sin | cos | statements | float error worst | p99 |\n|---|---|---|---|---|---|---|---|---|---|\n";
+    const auto float_cells = [](const nlohmann::ordered_json& e) {
+        if (!e.contains("float_error")) return std::string("| - | - |");
+        const auto& f = e["float_error"];
+        const auto text = [](const nlohmann::ordered_json& x) { return x.is_string() ? x.get<std::string>() : fmt::format("{:.1e}", x.get<double>()); };
+        return fmt::format("| {} ({}) | {} |", text(f["worst"]), f["worst_kind"].get<std::string>(), text(f["p99"]));
+    };
     for (const auto& [name, e] : report["kernels"].items()) {
         const auto& op = e["ops"];
-        md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", name, op["add"].get<long>(), op["mul"].get<long>(),
+        md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} {}\n", name, op["add"].get<long>(), op["mul"].get<long>(),
                           op["div"].get<long>(), op["sqrt"].get<long>(), op["sin"].get<long>(), op["cos"].get<long>(),
-                          e["statements"].get<long>());
+                          e["statements"].get<long>(), float_cells(e));
     }
     md += "\nSparsity of H (x nonzero, . branch-induced zero) and of L in the LTDL factorization:\n\n```\n";
     for (int i = 0; i < model.nv; ++i) md += p.H[i] + "   " + p.L[i] + "\n";
@@ -448,11 +465,11 @@ std::string report_md(const Context& c, const PreparedModel& prepared, const nlo
                 md += fmt::format("| {} | {} | {} | {} | {} |\n", x["name"].get<std::string>(), x["nnz_LU"].get<long>(),
                                   x["fill"].get<long>(), x["ops"].get<long>(),
                                   x.contains("rejected") ? comment_text(x["rejected"].get<std::string>()) : "kept");
-            md += "\n| kernel | add | mul | div | sin | cos |\n|---|---|---|---|---|---|\n";
+            md += "\n| kernel | add | mul | div | sin | cos | float error worst | p99 |\n|---|---|---|---|---|---|---|---|\n";
             for (const auto& [k, e] : j["kernels"].items()) {
                 const auto& op = e["ops"];
-                md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", k, op["add"].get<long>(), op["mul"].get<long>(),
-                                  op["div"].get<long>(), op["sin"].get<long>(), op["cos"].get<long>());
+                md += fmt::format("| {} | {} | {} | {} | {} | {} {}\n", k, op["add"].get<long>(), op["mul"].get<long>(),
+                                  op["div"].get<long>(), op["sin"].get<long>(), op["cos"].get<long>(), float_cells(e));
             }
             md += fmt::format("\n![D]({0}_D.svg) ![P D Q]({0}_D_permuted.svg) ![L + U]({0}_LU.svg)\n", name);
         }
@@ -462,7 +479,7 @@ std::string report_md(const Context& c, const PreparedModel& prepared, const nlo
 
 }  // namespace
 
-Files generate_sources(const Model& urdf_model, const GenerateOptions& o) {
+Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::vector<std::string>* warnings) {
     const PreparedModel prepared = prepare_model(urdf_model, o.snap_tolerance);
     const Model& model = prepared.model;
     if (o.name.empty() || sanitize_identifier(o.name) != o.name)
@@ -524,6 +541,25 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o) {
         e.refused = !c.fd_refusal.empty() && spec.forward_dynamics;
         e.with_sc = o.trig_entry_points && !e.refused && uses_trig(e.kernel);
         kernels.push_back(std::move(e));
+    }
+
+    // The float error budget of every kernel; with --scalar float, a warning for one that loses more than 1e-3.
+    const auto producer = [&kernels](const std::string& name) -> const Kernel* {
+        for (const Emitted& e : kernels)
+            if (e.kernel.name == name && !e.refused) return &e.kernel;
+        return nullptr;
+    };
+    for (Emitted& e : kernels) {
+        if (e.refused) continue;
+        e.float_error = float_error(model, e.kernel, producer);
+        const FloatError& f = e.float_error;
+        if (!warnings || o.scalar != "float" || !(f.worst > 1e-3)) continue;
+        warnings->push_back(std::isfinite(f.worst)
+            ? fmt::format("kernel {} loses up to {:.1e} relative in float (99% of states within {:.1e}; the worst at {} states): "
+                          "check its use, or use --scalar double", e.kernel.name, f.worst, f.p99, f.worst_kind)
+            : fmt::format("kernel {} returns infinite or NaN values in float at {} states ({} of the states tried; a pivot or a "
+                          "divisor that rounds to zero): use --scalar double for it", e.kernel.name, f.worst_kind,
+                          std::isfinite(f.p99) ? "under 1%" : "over 1%"));
     }
 
     Files files;

@@ -28,7 +28,8 @@ struct GenerateOptions {
 using Files = std::map<std::string, std::string>;
 
 // Throws rbdgen::Error for unknown kernels, a bad name or scalar, or a kernel too large to emit.
-Files generate_sources(const Model& model, const GenerateOptions& options);
+// Warnings (a kernel that loses accuracy in float) go to `warnings` when given.
+Files generate_sources(const Model& model, const GenerateOptions& options, std::vector<std::string>* warnings = nullptr);
 
 // Write every file into dir, or nothing: files are written beside their targets first and renamed
 // over them only when all were written. Throws rbdgen::Error naming dir on failure.

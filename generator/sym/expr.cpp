@@ -140,13 +140,13 @@ std::vector<int> Graph::live(const std::vector<int>& outputs) const {
     return order;
 }
 
-std::vector<double> Graph::evaluate(const std::vector<std::vector<double>>& inputs) const {
-    std::vector<double> v(nodes_.size());
+template <class T> std::vector<T> Graph::evaluate(const std::vector<std::vector<T>>& inputs) const {
+    std::vector<T> v(nodes_.size());
     for (size_t id = 0; id < nodes_.size(); ++id) {
         const Node& n = nodes_[id];
-        const double x = n.a >= 0 ? v[n.a] : 0, y = n.b >= 0 ? v[n.b] : 0;
+        const T x = n.a >= 0 ? v[n.a] : T(0), y = n.b >= 0 ? v[n.b] : T(0);
         switch (n.op) {
-            case Op::Const: v[id] = n.value; break;
+            case Op::Const: v[id] = static_cast<T>(n.value); break;
             case Op::Input: v[id] = inputs.at(n.array).at(n.index); break;
             case Op::Add: v[id] = x + y; break;
             case Op::Sub: v[id] = x - y; break;
@@ -160,6 +160,8 @@ std::vector<double> Graph::evaluate(const std::vector<std::vector<double>>& inpu
     }
     return v;
 }
+template std::vector<double> Graph::evaluate(const std::vector<std::vector<double>>&) const;
+template std::vector<float> Graph::evaluate(const std::vector<std::vector<float>>&) const;
 
 OpCounts Graph::count(const std::vector<int>& outputs) const {
     OpCounts c;

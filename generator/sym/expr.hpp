@@ -55,7 +55,8 @@ public:
 
     // Every node's value for the given input arrays (inputs[array][index]), in node order: the
     // generator's own numeric run of a trace (the static-pivot check evaluates a traced LU this way).
-    std::vector<double> evaluate(const std::vector<std::vector<double>>& inputs) const;
+    // In float too: the arithmetic of a `--scalar float` kernel, without a compiler (emit/float_budget).
+    template <class T> std::vector<T> evaluate(const std::vector<std::vector<T>>& inputs) const;
 
 private:
     int intern(const Node& n);

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 
 #include "generated/reference.hpp"
@@ -103,6 +105,40 @@ TEST_F(Generated, Rnea) {
         draw();
         robot::rnea(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(qdd).data(), to_scalar(g).data(), out.data());
         check(out, flat(reference::rnea(model, q, qd, qdd, g)));
+    }
+}
+
+// The float error budget of report.json (the generator's own float evaluation of the trace, on its
+// states) predicts what this compiled float build loses on these states: the measured worst
+// ‖Δ‖∞ / ‖y‖∞ of rnea and crba lies within a factor 10 of the budget (above its 99th percentile / 10,
+// below its worst × 10). A double build has no float budget to check.
+TEST_F(Generated, FloatBudgetPredictsTheCompiledFloatKernels) {
+    if (sizeof(Scalar) != sizeof(float)) GTEST_SKIP() << "a double build: the float budget is checked on the float build";
+    const nlohmann::json report = nlohmann::json::parse(std::ifstream(ROBOT_REPORT));
+    const auto measured = [](const std::vector<Scalar>& f, const std::vector<double>& d) {
+        double diff = 0, scale = 0;
+        for (size_t i = 0; i < d.size(); ++i) diff = std::max(diff, std::abs(f[i] - d[i])), scale = std::max(scale, std::abs(d[i]));
+        return diff / scale;
+    };
+    double rnea_worst = 0, crba_worst = 0;
+    std::vector<Scalar> tau_out(robot::NV), H_out(robot::NV * robot::NV);
+    FOR_STATES {
+        draw();
+        robot::rnea(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(qdd).data(), to_scalar(g).data(), tau_out.data());
+        rnea_worst = std::max(rnea_worst, measured(tau_out, flat(reference::rnea(model, q, qd, qdd, g))));
+        robot::crba(to_scalar(q).data(), H_out.data());
+        Eigen::MatrixXd H = reference::crba(model, q);
+        std::vector<Scalar> lower;
+        std::vector<double> lower_ref;
+        for (int r = 0; r < robot::NV; ++r)
+            for (int c = 0; c <= r; ++c) lower.push_back(H_out[r * robot::NV + c]), lower_ref.push_back(H(r, c));
+        crba_worst = std::max(crba_worst, measured(lower, lower_ref));
+    }
+    for (const auto& [kernel, worst] : {std::pair<const char*, double>{"rnea", rnea_worst}, {"crba", crba_worst}}) {
+        const nlohmann::json& budget = report["kernels"][kernel]["float_error"];
+        EXPECT_GT(worst, budget["p99"].get<double>() / 10) << kernel;
+        EXPECT_LT(worst, budget["worst"].get<double>() * 10) << kernel;
+        std::cout << kernel << ": measured worst " << worst << ", budget p99 " << budget["p99"] << ", worst " << budget["worst"] << "\n";
     }
 }
 
