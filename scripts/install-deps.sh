@@ -8,6 +8,7 @@ packages=(
   libeigen3-dev liburdfdom-dev libtinyxml-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsuitesparse-dev libyaml-cpp-dev
   libgtest-dev libbenchmark-dev
   liborocos-kdl-dev libadolc-dev
+  clang libclang-rt-dev
   gcc-arm-none-eabi libstdc++-arm-none-eabi-dev libstdc++-arm-none-eabi-newlib libnewlib-arm-none-eabi libnewlib-dev
 )
 timeout=${RBDGEN_APT_LOCK_TIMEOUT:-900}

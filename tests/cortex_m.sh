@@ -1,49 +1,89 @@
 #!/usr/bin/env bash
-# Generated code fits a microcontroller: each kernel of a fixed-base arm (7 DoF) and a floating-base
-# quadruped (18 DoF) cross-compiles with Debian's arm-none-eabi-g++ for a Cortex-M4F (single-precision
-# FPU; --scalar float) and a Cortex-M7 (double-precision FPU; --scalar double), freestanding, -Werror,
-# and links into a bare-metal image with newlib's libm. A kernel may call nothing but the FPU's own
-# arithmetic and libm's trig of its own precision: a float kernel that needs the software double
-# routines (__aeabi_d*) fails. Prints the machine code (.text bytes) of every kernel at -Os,
-# rbdgen_add_robot's default.
-# Usage: cortex_m.sh RBDGEN MODELS_DIR. Exit 77 (skipped) without arm-none-eabi-g++.
+# Generated code fits a microcontroller: each kernel cross-compiles with Debian's arm-none-eabi-g++
+# for a Cortex-M4F (single-precision FPU; --scalar float) and a Cortex-M7 (double-precision FPU;
+# --scalar double), freestanding, -Werror, and links into a bare-metal image with newlib's libm.
+# - No heap, no exceptions: the image is linked with malloc, calloc, realloc, free, operator new and
+#   delete, and the exception entry points wrapped (-Wl,--wrap=...) to symbols that do not exist, so a
+#   kernel that reached any of them would fail the link.
+# - Nothing but FPU arithmetic and libm's trig of its own precision: a float kernel that needs the
+#   software double routines (__aeabi_d*) fails.
+# - A bounded stack: every function's frame from -fstack-usage, static (no VLA, no alloca).
+# Prints a markdown table: per kernel, its machine code (.text bytes) and worst stack frame at -Os,
+# rbdgen_add_robot's default. A kernel calls no function but libm's sin/cos/sqrt, so its frame plus
+# those leaf routines' is its whole stack.
+# Usage: cortex_m.sh RBDGEN MODELS_DIR [all]: arm7 (M4F, M7) and the floating quadruped (M4F); with
+# `all`, every robot of models/ on both (bench/RESULTS.md's table). Exit 77 (skipped) without arm-none-eabi-g++.
 set -euo pipefail
-rbdgen=$1 models=$2
+rbdgen=$1 models=$2 which=${3:-ci}
 if ! command -v arm-none-eabi-g++ >/dev/null; then
   echo "skipped: arm-none-eabi-g++ is not installed (Debian package gcc-arm-none-eabi; scripts/install-deps.sh installs it)"
   exit 77
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-common="-std=c++17 -ffreestanding -fno-exceptions -fno-rtti -Wall -Wextra -Werror -Os -mthumb -fno-math-errno"
+common="-std=c++17 -ffreestanding -fno-exceptions -fno-rtti -Wall -Wextra -Werror -Os -mthumb -fno-math-errno -fstack-usage"
 m4f="-mcpu=cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard"
 m7="-mcpu=cortex-m7 -mfpu=fpv5-d16 -mfloat-abi=hard"
+# The heap and the exceptions, under the names the C library and the ARM C++ ABI give them.
+forbidden="malloc calloc realloc free _Znwj _Znaj _ZnwjRKSt9nothrow_t _ZnajRKSt9nothrow_t _ZdlPv _ZdaPv _ZdlPvj _ZdaPvj
+  __cxa_allocate_exception __cxa_throw __cxa_begin_catch __cxa_rethrow __gxx_personality_v0 _Unwind_Resume"
+wrap=$(for s in $forbidden; do printf -- "-Wl,--wrap=%s " "$s"; done)
 status=0
+# The control: an object that calls malloc must fail that link, or the check proves nothing.
+printf '#include <stdlib.h>\nvoid *heap(void) { return malloc(8); }\nint main(void) { return heap() != 0; }\n' >"$work/control.c"
+if arm-none-eabi-gcc -O2 -mthumb $m4f --specs=nosys.specs "$work/control.c" $wrap -o "$work/control.elf" 2>/dev/null; then
+  echo "FAIL: the control that calls malloc links with the heap wrapped away; the check below would prove nothing"
+  exit 1
+fi
+echo "| build | kernel | .text (bytes) | stack (bytes) |"
+echo "|---|---|---:|---:|"
 build() {  # LABEL CPU_FLAGS ALLOWED_CALLS URDF [generate flags...]
   local label=$1 cpu=$2 allowed=$3 urdf=$4
   shift 4
   "$rbdgen" generate "$urdf" -o "$work/$label" --name "$label" "$@" >/dev/null
-  local objs=() sizes=""
+  local objs=()
   for src in "$work/$label/${label}"_*.cpp; do
     case $src in *_eval.cpp | *_bench.cpp) continue ;; esac
-    local obj=${src%.cpp}.o kernel
+    local obj=${src%.cpp}.o kernel text stack
     arm-none-eabi-g++ $common $cpu -c "$src" -o "$obj"
     objs+=("$obj")
     kernel=$(basename "$src" .cpp)
-    sizes+=" ${kernel#"$label"_}=$(arm-none-eabi-size "$obj" | awk 'NR==2{print $1}')"
+    kernel=${kernel#"$label"_}
     for sym in $(arm-none-eabi-nm --undefined-only "$obj" | awk '{print $2}'); do
       if ! grep -qw -- "$sym" <<<"$allowed"; then
-        echo "FAIL: $label ${kernel#"$label"_} calls '$sym' (allowed: $allowed)"
+        echo "FAIL: $label $kernel calls '$sym' (allowed: $allowed)"
         status=1
       fi
     done
+    # GCC writes NAME.su beside the object: "file:line:col:function<TAB>bytes<TAB>static|dynamic[,bounded]".
+    if awk -F'\t' '$3 != "static"' "${obj%.o}.su" | grep -q .; then
+      echo "FAIL: $label $kernel has a frame that is not static: $(awk -F'\t' '$3 != "static"' "${obj%.o}.su")"
+      status=1
+    fi
+    stack=$(awk -F'\t' 'BEGIN{m=0} $2>m{m=$2} END{print m}' "${obj%.o}.su")
+    text=$(arm-none-eabi-size "$obj" | awk 'NR==2{print $1}')
+    echo "| $label | $kernel | $text | $stack |"
   done
   # Linked by the C driver: the kernels need no C++ library (libstdc++ is not even installed).
   echo 'int main(void) { return 0; }' >"$work/$label/main.c"
-  arm-none-eabi-gcc -O2 -mthumb $cpu --specs=nosys.specs "$work/$label/main.c" "${objs[@]}" -Wl,--no-gc-sections -lm -o "$work/$label.elf"
-  echo "ok: $label links ($(arm-none-eabi-size "$work/$label.elf" | awk 'NR==2{print $1}') bytes .text in the image); .text per kernel:$sizes"
+  if ! arm-none-eabi-gcc -O2 -mthumb $cpu --specs=nosys.specs "$work/$label/main.c" "${objs[@]}" -Wl,--no-gc-sections $wrap -lm \
+      -o "$work/$label.elf" 2>"$work/$label.link"; then
+    echo "FAIL: $label does not link with the heap and exceptions wrapped away:"
+    cat "$work/$label.link"
+    status=1
+  fi
 }
-build arm7_m4f "$m4f" "sinf cosf sqrtf" "$models/arm7.urdf" --scalar float
-build quadruped_m4f "$m4f" "sinf cosf sqrtf" "$models/quadruped.urdf" --floating-base --scalar float
-build arm7_m7 "$m7" "sin cos sqrt" "$models/arm7.urdf"
+if [ "$which" = all ]; then
+  for robot in arm7 dualarm quadruped humanoid30; do
+    base=()
+    case $robot in quadruped | humanoid30) base=(--floating-base) ;; esac
+    build "${robot}_m4f" "$m4f" "sinf cosf sqrtf" "$models/$robot.urdf" "${base[@]}" --scalar float
+    build "${robot}_m7" "$m7" "sin cos sqrt" "$models/$robot.urdf" "${base[@]}"
+  done
+else
+  build arm7_m4f "$m4f" "sinf cosf sqrtf" "$models/arm7.urdf" --scalar float
+  build quadruped_m4f "$m4f" "sinf cosf sqrtf" "$models/quadruped.urdf" --floating-base --scalar float
+  build arm7_m7 "$m7" "sin cos sqrt" "$models/arm7.urdf"
+fi
+[ $status -eq 0 ] && echo "ok: every kernel links with no heap and no exceptions, with static frames only"
 exit $status

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "fuzz/fuzz_commands.hpp"
 #include "test_support.hpp"
 
 namespace rbdgen {
@@ -162,6 +163,29 @@ TEST_F(BadInput, MimicJointsWarn) {
     const test::CommandResult r = test::run("info " + write("mimic.urdf", text));
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("warning: " + (dir / "mimic.urdf").string() + ": joint 'j2' mimics 'j1'"), std::string::npos) << r.out;
+}
+
+
+// Every input with which a fuzzer (tests/fuzz/) ever found a crash, a hang or a sanitizer report,
+// kept in tests/fuzz/regressions/<target>/, run through the rbdgen executable as its fuzzer runs it:
+// refused with a message or accepted, never a signal or an internal error (status 3).
+TEST_F(BadInput, NoInputKeptFromFuzzingCrashesTheGenerator) {
+    int kept = 0;
+    for (const std::string& target : fuzz::kTargets) {
+        const fs::path found = fs::path(RBDGEN_SOURCE_DIR) / "tests/fuzz/regressions" / target;
+        if (!fs::exists(found)) continue;
+        for (const fs::directory_entry& e : fs::directory_iterator(found)) {
+            const fs::path input = dir / fuzz::input_name(target);
+            fs::copy_file(e.path(), input, fs::copy_options::overwrite_existing);
+            std::string command;
+            for (const std::string& a : fuzz::arguments(target, input.string(), (dir / "out").string(), RBDGEN_SOURCE_DIR))
+                command += " '" + a + "'";
+            const test::CommandResult r = test::run(command);
+            EXPECT_TRUE(r.status == 0 || r.status == 1) << target << "/" << e.path().filename() << ": status " << r.status << "\n" << r.out;
+            ++kept;
+        }
+    }
+    if (kept == 0) GTEST_SKIP() << "no input kept from fuzzing yet: tests/fuzz/regressions/ holds none";
 }
 
 }  // namespace

@@ -127,6 +127,36 @@ TEST_F(Generate, FloatBudgetWarnsAboutAKernelThatFailsInFloat) {
     EXPECT_EQ(d.out.find("warning: kernel"), std::string::npos) << d.out;
 }
 
+// --measure: each kernel's machine code and worst stack frame, on the host's compiler and on the
+// Cortex-M cross compiler (64- and 32-bit ELF). The oracles are binutils' own `size -A` (the .text
+// sections of an object compiled here with the same flags) and the stack-usage file GCC writes.
+TEST_F(Generate, MeasureGivesEachKernelsMachineCodeAndStack) {
+    const std::string arm = std::string(RBDGEN_SOURCE_DIR) + "/models/arm7.urdf";
+    struct Tool { std::string compiler, size; };
+    std::vector<Tool> tools{{"c++", "size"}};
+    if (test::shell("command -v arm-none-eabi-g++").status == 0) tools.push_back({"arm-none-eabi-g++", "arm-none-eabi-size"});
+    for (const Tool& t : tools) {
+        const fs::path out = dir / t.compiler;
+        const test::CommandResult r = test::run("generate " + arm + " --kernels rnea,aba --measure " + t.compiler + " -o " + out.string());
+        ASSERT_EQ(r.status, 0) << r.out;
+        const nlohmann::json report = nlohmann::json::parse(read_dir(out).at("report.json"));
+        const nlohmann::json& host = report["host_build"];
+        EXPECT_EQ(host["compiler"], t.compiler);
+        ASSERT_EQ(host["kernels"].size(), 2u) << host.dump();
+        for (const std::string kernel : {"rnea", "aba"}) {
+            const std::string src = (out / ("arm_" + kernel + ".cpp")).string(), obj = (dir / (kernel + ".o")).string();
+            ASSERT_EQ(test::shell("cd " + out.string() + " && " + t.compiler + " " + host["flags"].get<std::string>() + " -c " + src + " -o " + obj).status, 0);
+            const test::CommandResult size = test::shell(t.size + " -A " + obj + " | awk '$1 ~ /^\\.text/ {s += $2} END {print s}'");
+            EXPECT_EQ(host["kernels"][kernel]["text_bytes"].get<long>(), std::stol(size.out)) << t.compiler << " " << kernel;
+            const test::CommandResult su = test::shell("awk -F'\t' '$2 > m {m = $2} END {print m}' " + (dir / (kernel + ".su")).string());
+            EXPECT_EQ(host["kernels"][kernel]["stack_bytes"].get<long>(), std::stol(su.out)) << t.compiler << " " << kernel;
+        }
+        EXPECT_GT(host["kernels"]["aba"]["text_bytes"].get<long>(), host["kernels"]["rnea"]["text_bytes"].get<long>());
+        EXPECT_NE(read_dir(out).at("report.md").find("| aba | "), std::string::npos);
+    }
+    expect_refused(arm + " --kernels rnea --measure " + (dir / "no_such_compiler").string(), {"--measure", "no_such_compiler", "'rnea'"});
+}
+
 // A problem's spy plots beside the report: D's nonzeros, and L + U with exactly the fill-in the
 // report counts drawn red; report.md links all three; the problem's kernels include only <cmath>.
 TEST_F(Generate, ProblemSpyPlotsShowThePatternAndTheFill) {

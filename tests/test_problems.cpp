@@ -72,7 +72,7 @@ TEST_P(Problems, SlipperyFeetAreSolved) {
     const auto [right_body, X_right] = link(h.right);
     // A foot's slippery wrench [n; f] in its frame: f_x = f_y = 0, the other four free.
     const int free_components[4] = {0, 1, 2, 5};
-    auto f_ext_of = [&](const Eigen::Matrix<double, 8, 1>& w) {
+    auto f_ext_of = [&, left_body = left_body, X_left = X_left, right_body = right_body, X_right = X_right](const Eigen::Matrix<double, 8, 1>& w) {
         std::vector<Vec6<double>> f(model.N(), Vec6<double>::Zero());
         Vec6<double> l = Vec6<double>::Zero(), r = Vec6<double>::Zero();
         for (int k = 0; k < 4; ++k) l[free_components[k]] = w[k], r[free_components[k]] = w[4 + k];

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "emit/generate.hpp"
 #include "emit/kernel.hpp"
+#include "emit/measure.hpp"
 #include "model/snap.hpp"
 #include <fmt/format.h>
 #include "emit/names.hpp"
@@ -17,7 +18,7 @@ namespace {
 
 struct GenerateArgs {
     ModelArgs model;
-    std::string dir, name, scalar = "double";
+    std::string dir, name, scalar = "double", measure;
     std::string max_operations = std::to_string(sym::Graph::default_max_nodes);
     std::string snap_tolerance = fmt::format("{:g}", kSnapTolerance);
     std::vector<std::string> kernels, problems;
@@ -60,8 +61,9 @@ void generate(const GenerateArgs& a, const std::string& command_line, std::ostre
                   << " (its forward-dynamics kernels return NaN)\n";
 
     std::vector<std::string> warnings;
-    const Files files = generate_sources(model, o, &warnings);
+    Files files = generate_sources(model, o, &warnings);
     for (const std::string& w : warnings) std::cerr << "rbdgen: warning: " << w << "\n";
+    if (!a.measure.empty()) measure_kernels(files, o.name, a.measure);
     write_atomically(a.dir, files);
     out << "rbdgen: wrote " << files.size() << " files for " << o.name << " to " << a.dir << "\n";
 }
@@ -94,6 +96,9 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
                   "also emit the N-CMTM kernels of order N (1 to " + std::to_string(kMaxNcmtmOrder) + ", Samy et al.): ncmtm_fk "
                   "(link velocities and N derivatives), cornea (joint forces and N - 1 derivatives), ncmtm_fd (the joint "
                   "motion's N derivatives from them); --kernels may name some of them, to emit only those")->type_name("N");
+    c->add_option("--measure", a->measure,
+                  "compile every kernel with COMPILER (GCC or Clang, e.g. c++ or arm-none-eabi-g++) at -Os and report its "
+                  "machine code and stack in report.json (\"host_build\") and report.md")->type_name("COMPILER");
     c->add_flag("--trig-entry-points", a->trig_entry_points,
                 "also emit <kernel>_sc(sin_q, cos_q, ...) taking sin and cos of q from the caller, and NAME::sincos");
     c->callback([a, c, ncmtm, &out] {

@@ -1,7 +1,9 @@
 # rbdgen_add_robot(NAME URDF <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [NO_DRIVERS]
 #                  [SCALAR double|float] [KERNELS k1 k2 ...] [PROBLEMS id|fd|FILE.yaml ...]
-#                  [NCMTM_ORDER N] [COMPILE_OPTIONS ...])
+#                  [NCMTM_ORDER N] [MEASURE] [COMPILE_OPTIONS ...])
 #
+# MEASURE compiles each kernel once more at generation, with the project's C++ compiler at -Os, and
+# writes its machine code and worst stack frame into report.json ("host_build") and report.md.
 # NCMTM_ORDER N adds the N-CMTM kernels of order N (1 to 12, README "High-order derivatives"):
 # ncmtm_fk, cornea and ncmtm_fd, or those of them KERNELS names.
 # PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (README "Problems"): id,
@@ -58,7 +60,7 @@ endfunction()
 # or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS" "URDF;SCALAR;NCMTM_ORDER" "KERNELS;PROBLEMS;COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE" "URDF;SCALAR;NCMTM_ORDER" "KERNELS;PROBLEMS;COMPILE_OPTIONS" ${ARGN})
   if(NOT R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's URDF file with URDF <file>")
   endif()
@@ -133,6 +135,9 @@ function(rbdgen_add_robot NAME)
   endif()
   if(R_TRIG_ENTRY_POINTS)
     list(APPEND flags --trig-entry-points)
+  endif()
+  if(R_MEASURE)
+    list(APPEND flags --measure ${CMAKE_CXX_COMPILER})
   endif()
   string(REPLACE ";" "," kernel_list "${R_KERNELS}")
   # The generator: rbdgen's own target in its tree (or via add_subdirectory), else the imported one.

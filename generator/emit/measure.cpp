@@ -1,0 +1,118 @@
+#include "emit/measure.hpp"
+
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unistd.h>
+
+#include "model/error.hpp"
+
+namespace rbdgen {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+template <typename T>
+T read_at(const std::string& bytes, size_t offset) {
+    if (offset + sizeof(T) > bytes.size()) throw Error("truncated ELF object");
+    T value;
+    std::memcpy(&value, bytes.data() + offset, sizeof(T));
+    return value;
+}
+
+// A word for the shell, in single quotes.
+std::string quoted(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+// The worst frame in a GCC/Clang stack-usage file: lines "file:line:col:function<TAB>bytes<TAB>qualifiers".
+// A frame that is not static (a variable-length array, alloca) has no bound: -1.
+long worst_frame(const fs::path& su) {
+    std::ifstream in(su);
+    long worst = 0;
+    std::string line;
+    while (std::getline(in, line)) {
+        const size_t t1 = line.find('\t'), t2 = line.find('\t', t1 + 1);
+        if (t1 == std::string::npos || t2 == std::string::npos) continue;
+        if (line.substr(t2 + 1) != "static") return -1;
+        worst = std::max(worst, std::stol(line.substr(t1 + 1, t2 - t1 - 1)));
+    }
+    return worst;
+}
+
+}  // namespace
+
+long elf_text_bytes(const std::string& object_path) {
+    std::ifstream in(object_path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (bytes.size() < 52 || bytes.compare(0, 4, "\x7f" "ELF") != 0 || bytes[5] != 1)
+        throw Error(object_path + ": not a little-endian ELF object");
+    const bool wide = bytes[4] == 2;  // ELFCLASS64
+    const uint64_t shoff = wide ? read_at<uint64_t>(bytes, 0x28) : read_at<uint32_t>(bytes, 0x20);
+    const uint16_t shentsize = read_at<uint16_t>(bytes, wide ? 0x3A : 0x2E);
+    const uint16_t shnum = read_at<uint16_t>(bytes, wide ? 0x3C : 0x30);
+    long text = 0;
+    for (uint16_t i = 0; i < shnum; ++i) {
+        const size_t h = shoff + size_t{i} * shentsize;
+        const uint64_t flags = wide ? read_at<uint64_t>(bytes, h + 8) : read_at<uint32_t>(bytes, h + 8);
+        const uint64_t size = wide ? read_at<uint64_t>(bytes, h + 32) : read_at<uint32_t>(bytes, h + 20);
+        if (flags & 0x4) text += static_cast<long>(size);  // SHF_EXECINSTR
+    }
+    return text;
+}
+
+void measure_kernels(Files& files, const std::string& name, const std::string& compiler) {
+    const fs::path dir = fs::temp_directory_path() / fmt::format("rbdgen_measure_{}_{}", name, ::getpid());
+    fs::create_directories(dir);
+    struct Cleanup {
+        fs::path d;
+        ~Cleanup() { std::error_code ec; fs::remove_all(d, ec); }
+    } cleanup{dir};
+    for (const auto& [file, text] : files) std::ofstream(dir / file) << text;
+
+    nlohmann::ordered_json kernels = nlohmann::ordered_json::object();
+    std::string table = "\n## Machine code and stack\n\nEach kernel compiled by `" + compiler + " " + kMeasureFlags +
+                        "` (`--measure`): its machine code and its worst stack frame. A kernel calls nothing but "
+                        "libm's sin, cos and sqrt, so that frame is its stack beyond those routines'.\n\n"
+                        "| kernel | machine code (bytes) | stack (bytes) |\n|---|---:|---:|\n";
+    const std::string prefix = name + "_";
+    for (const auto& entry : files) {
+        const std::string& file = entry.first;
+        if (file.rfind(prefix, 0) != 0 || file.size() < 4 || file.compare(file.size() - 4, 4, ".cpp") != 0) continue;
+        const std::string kernel = file.substr(prefix.size(), file.size() - prefix.size() - 4);
+        if (kernel == "eval" || kernel == "bench") continue;
+        const fs::path object = dir / (prefix + kernel + ".o"), log = dir / "compile.log";
+        const std::string command = fmt::format("cd {} && {} {} -c {} -o {} >{} 2>&1", quoted(dir.string()), quoted(compiler),
+                                                kMeasureFlags, quoted(file), quoted(object.string()), quoted(log.string()));
+        if (std::system(command.c_str()) != 0) {
+            std::ifstream l(log);
+            std::stringstream why;
+            why << l.rdbuf();
+            throw Error(fmt::format("--measure {}: compiling kernel '{}' failed; give a C++17 compiler of GCC's or Clang's "
+                                    "flags (e.g. --measure c++): {}", compiler, kernel, why.str().substr(0, 2000)));
+        }
+        const fs::path su = dir / (prefix + kernel + ".su");
+        if (!fs::exists(su))
+            throw Error(fmt::format("--measure {}: the compiler wrote no stack usage for kernel '{}' (-fstack-usage); use GCC or Clang",
+                                    compiler, kernel));
+        const long stack = worst_frame(su), text = elf_text_bytes(object.string());
+        kernels[kernel] = {{"text_bytes", text}, {"stack_bytes", stack < 0 ? nlohmann::ordered_json("unbounded") : nlohmann::ordered_json(stack)}};
+        table += fmt::format("| {} | {} | {} |\n", kernel, text, stack < 0 ? std::string("unbounded") : std::to_string(stack));
+    }
+    nlohmann::ordered_json report = nlohmann::ordered_json::parse(files.at("report.json"));
+    report["host_build"] = {{"compiler", compiler}, {"flags", kMeasureFlags}, {"kernels", kernels}};
+    files["report.json"] = report.dump(2) + "\n";
+    files["report.md"] += table;
+}
+
+}  // namespace rbdgen

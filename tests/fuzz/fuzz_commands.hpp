@@ -1,0 +1,35 @@
+// The command line each fuzz target runs on its input: shared by the fuzzers (fuzz_target.hpp), which
+// run it in process, and by FuzzRegressions (test_bad_input.cpp), which runs every input kept in
+// tests/fuzz/regressions/<target>/ through the rbdgen executable. An input may make rbdgen refuse
+// (status 1, a message); it may not crash it, hang it, or end in an internal error (status 3).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rbdgen::fuzz {
+
+inline const std::vector<std::string> kTargets{"urdf", "state", "problem", "motion"};
+
+// The input's file name: its extension is what the command expects, and a problem file's name
+// names its kernels.
+inline std::string input_name(const std::string& target) {
+    return target == "urdf" ? "input.urdf" : target == "problem" ? "input.yaml" : "input.json";
+}
+
+inline std::vector<std::string> arguments(const std::string& target, const std::string& input, const std::string& out_dir,
+                                          const std::string& source_dir) {
+    const std::string arm7 = source_dir + "/models/arm7.urdf";
+    // URDF text -> model -> a kernel of each kind (a recursion each way, and the link poses) into a folder.
+    if (target == "urdf") return {"generate", input, "-o", out_dir, "--kernels", "rnea,aba,fk"};
+    // STATE.json -> eval, with a problem's measurements read from it.
+    if (target == "state")
+        return {"eval", arm7, "--state", input, "--problem", source_dir + "/tests/fuzz/seeds/problem/arm7_sensors.yaml"};
+    // A problem file -> assembly, well-posedness, orderings, pivot check, emission.
+    if (target == "problem") return {"generate", arm7, "-o", out_dir, "--kernels", "rnea", "--problem", input};
+    // The N-CMTM motion input (and the floating base's) -> eval of ncmtm_fk and cornea.
+    if (target == "motion") return {"eval", arm7, "--floating-base", "--ncmtm-order", "2", "--state", input};
+    return {};
+}
+
+}  // namespace rbdgen::fuzz

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer target for a bounded time (a ctest of the sanitized build, tests/fuzz/CMakeLists.txt).
+# New inputs go to CORPUS (in the build folder); the seeds and the kept regressions are read only.
+# On a finding, libFuzzer leaves the input in ARTIFACTS; keep it in tests/fuzz/regressions/TARGET/
+# (FuzzRegressions in test_bad_input.cpp then runs it on every build) and fix what it found.
+# Usage: run_fuzzer.sh FUZZER SECONDS CORPUS ARTIFACTS [DICT|-] SEED_DIR...
+set -euo pipefail
+fuzzer=$1 seconds=$2 corpus=$3 artifacts=$4 dict=$5
+shift 5
+mkdir -p "$corpus" "$artifacts"
+seeds=()
+for d in "$@"; do
+  if [ -d "$d" ]; then seeds+=("$d"); else echo "note: seed folder $d is absent; fuzzing without it"; fi
+done
+options=(-max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$artifacts/")
+[ "$dict" = "-" ] || options+=(-dict="$dict")
+if ! "$fuzzer" "${options[@]}" "$corpus" "${seeds[@]}" 2>"$artifacts/log.txt"; then
+  tail -n 60 "$artifacts/log.txt"
+  echo "FAIL: $(basename "$fuzzer") found an input that crashes, hangs or trips a sanitizer: $(ls "$artifacts" | grep -v log.txt | tr '\n' ' ')"
+  exit 1
+fi
+grep -E "^stat::number_of_executed_units|^stat::new_units_added|^stat::peak_rss_mb|^Done" "$artifacts/log.txt" || true
+echo "ok: no crash, hang or sanitizer report in $seconds s"
