@@ -199,6 +199,8 @@ State read_state(const Layout& model, const std::string& file) {
         json = nlohmann::json::parse(in);
     } catch (const nlohmann::json::parse_error& e) {
         throw Error(file + ": not valid JSON (" + e.what() + ")");
+    } catch (const nlohmann::json::out_of_range& e) {  // a number beyond double's range, as 1e3080 (found by fuzz_motion)
+        throw Error(file + ": a number out of range (" + e.what() + "); write finite numbers within +-1.8e308");
     }
     return parse_state(model, json, file);
 }
