@@ -65,11 +65,9 @@ template <class S> struct BlockJacobian {
 };
 
 // 𝒟_b (eq. 51) on a momentum Jacobian H (ĥ = H ℵ): f̂_k = (k+1) ĥ_{k+1} + Σ_{p≤k} [ζ̂_{b,k−p} ×̄] ĥ_p,
-// k = 0..N−1, ζ̂_b the body's motion with the world at rest.
-template <class S>
-BlockJacobian<S> apply_D(const Model& model, const Motion<S>& motion, int b, const ComprehensiveJacobian<S>& H) {
-    const int N = motion.order();
-    const Stack<S, 6> zeta_hat = ncmtm_motions<S>(model, motion, nullptr)[b];
+// k = 0..N−1, ζ̂_b the body's motion with the world at rest (ncmtm_motions).
+template <class S> BlockJacobian<S> apply_D(const Stack<S, 6>& zeta_hat, const ComprehensiveJacobian<S>& H) {
+    const int N = static_cast<int>(H.J.size()) - 1;
     const auto h = [&H](int k, int q) { return q <= k ? H.J[k - q] : MatX<S>(MatX<S>::Zero(6, H.J[0].cols())); };
     BlockJacobian<S> F;
     for (int k = 0; k < N; ++k) {
@@ -85,40 +83,48 @@ BlockJacobian<S> apply_D(const Model& model, const Motion<S>& motion, int b, con
 
 // 𝒩_b = 𝒟_b 𝒦_b (eq. 51): the link force f̂_b = ḣ_b + ν_b ×̄ h_b and its derivatives, to order N − 1.
 template <class S> BlockJacobian<S> ncmtm_link_force_jacobian(const Model& model, const Motion<S>& motion, int b) {
-    return apply_D<S>(model, motion, b, ncmtm_momentum_jacobian<S>(model, ncmtm_jacobian<S>(model, motion, b, JacobianFrame::Body), b));
+    const Stack<S, 6> zeta_hat = ncmtm_motions<S>(model, motion, nullptr)[b];
+    return apply_D<S>(zeta_hat, ncmtm_momentum_jacobian<S>(model, ncmtm_jacobian<S>(model, motion, b, JacobianFrame::Body), b));
 }
 
-// ℬ_i (eq. 52): the momentum through joint i, ĥ_i^{p(i)} = Σ_{k in i's subtree} ^iC̄_k 𝒦_k ℵ, with
-// ^iC̄_k the dual N-CMTM, blockwise the transpose of ^kC_i = C_k⁻¹ C_i.
-template <class S> ComprehensiveJacobian<S> ncmtm_joint_momentum_jacobian(const Model& model, const Motion<S>& motion, int i) {
+// ℬ_i (eq. 52) of every joint: the momentum through joint i, ĥ_i^{p(i)} = Σ_{k in i's subtree} ^iC̄_k 𝒦_k ℵ,
+// with ^iC̄_k the dual N-CMTM, blockwise the transpose of ^kC_i = C_k⁻¹ C_i. Since ^iC̄_k = ^iC̄_c ^cC̄_k
+// for k in the subtree of a child c, the sum is the recursion the paper points to (as the CRBA's
+// composite inertias): ℬ_i = 𝒦_i + Σ_{c ∈ C(i)} ^iC̄_c ℬ_c, one CMTM product a joint.
+template <class S> std::vector<ComprehensiveJacobian<S>> ncmtm_joint_momentum_jacobians(const Model& model, const Motion<S>& motion) {
     const int N = motion.order();
     std::vector<Cmtm<S, 6>> C = ncmtm_link_cmtms<S>(model, motion, nullptr);
     for (Cmtm<S, 6>& c : C) c.C.resize(N + 1);
-    ComprehensiveJacobian<S> B;
-    B.J.assign(N + 1, MatX<S>::Zero(6, model.nv));
-    for (int k = i; k < model.N(); ++k) {
-        int a = k;
-        while (a > i) a = model.bodies[a].lambda;
-        if (a != i) continue;  // not in i's subtree
-        const Cmtm<S, 6> kC_i = inverse(C[k]) * C[i];
-        const ComprehensiveJacobian<S> K = ncmtm_momentum_jacobian<S>(model, ncmtm_jacobian<S>(model, motion, k, JacobianFrame::Body), k);
-        for (int p = 0; p <= N; ++p)
-            for (int q = 0; q <= p; ++q) B.J[p] += kC_i.C[p - q].transpose() * K.J[q];
+    std::vector<ComprehensiveJacobian<S>> B;
+    for (int k = 0; k < model.N(); ++k)
+        B.push_back(ncmtm_momentum_jacobian<S>(model, ncmtm_jacobian<S>(model, motion, k, JacobianFrame::Body), k));
+    for (int c = model.N() - 1; c >= 0; --c) {  // children follow their parents: ℬ_c is complete here
+        const int i = model.bodies[c].lambda;
+        if (i < 0) continue;
+        const Cmtm<S, 6> cC_i = inverse(C[c]) * C[i];
+        for (int p = N; p >= 0; --p)
+            for (int q = 0; q <= p; ++q) B[i].J[p] += cC_i.C[p - q].transpose() * B[c].J[q];
     }
     return B;
 }
 
-// 𝒬_i = 𝒟_i ℬ_i (eq. 53): the force through joint i and its derivatives to order N − 1.
-template <class S> BlockJacobian<S> ncmtm_joint_force_jacobian(const Model& model, const Motion<S>& motion, int i) {
-    return apply_D<S>(model, motion, i, ncmtm_joint_momentum_jacobian<S>(model, motion, i));
+// 𝒬_i = 𝒟_i ℬ_i (eq. 53) of every joint: the force through joint i and its derivatives to order N − 1.
+template <class S> std::vector<BlockJacobian<S>> ncmtm_joint_force_jacobians(const Model& model, const Motion<S>& motion) {
+    const std::vector<Stack<S, 6>> zeta_hat = ncmtm_motions<S>(model, motion, nullptr);
+    const std::vector<ComprehensiveJacobian<S>> B = ncmtm_joint_momentum_jacobians<S>(model, motion);
+    std::vector<BlockJacobian<S>> Q;
+    for (int i = 0; i < model.N(); ++i) Q.push_back(apply_D<S>(zeta_hat[i], B[i]));
+    return Q;
 }
 
-// ℛ_i = G_iᵀ 𝒬_i (eq. 57): joint i's forces τ̂_i (n_i rows a block).
-template <class S> BlockJacobian<S> ncmtm_torque_jacobian(const Model& model, const Motion<S>& motion, int i) {
-    BlockJacobian<S> R = ncmtm_joint_force_jacobian<S>(model, motion, i);
-    const Subspace<S> S_i = motion_subspace<S>(model.bodies[i].joint);
-    for (auto& row : R.Q)
-        for (MatX<S>& block : row) block = S_i.transpose() * block;
+// ℛ_i = G_iᵀ 𝒬_i (eq. 57) of every joint: joint i's forces τ̂_i (n_i rows a block).
+template <class S> std::vector<BlockJacobian<S>> ncmtm_torque_jacobians(const Model& model, const Motion<S>& motion) {
+    std::vector<BlockJacobian<S>> R = ncmtm_joint_force_jacobians<S>(model, motion);
+    for (int i = 0; i < model.N(); ++i) {
+        const Subspace<S> S_i = motion_subspace<S>(model.bodies[i].joint);
+        for (auto& row : R[i].Q)
+            for (MatX<S>& block : row) block = S_i.transpose() * block;
+    }
     return R;
 }
 

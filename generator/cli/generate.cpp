@@ -95,7 +95,8 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     CLI::Option* ncmtm = c->add_option("--ncmtm-order", a->ncmtm_order,
                   "also emit the N-CMTM kernels of order N (1 to " + std::to_string(kMaxNcmtmOrder) + ", Samy et al.): ncmtm_fk "
                   "(link velocities and N derivatives), cornea (joint forces and N - 1 derivatives), ncmtm_fd (the joint "
-                  "motion's N derivatives from them); --kernels may name some of them, to emit only those")->type_name("N");
+                  "motion's N derivatives from them); --kernels may name some of them, to emit only those, and the Jacobians "
+                  "ncmtm_jacobian and ncmtm_torque_jacobian, emitted only when named")->type_name("N");
     c->add_option("--measure", a->measure,
                   "compile every kernel with COMPILER (GCC or Clang, e.g. c++ or arm-none-eabi-g++) at -Os and report its "
                   "machine code and stack in report.json (\"host_build\") and report.md")->type_name("COMPILER");

@@ -489,11 +489,14 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
         throw Error("--scalar '" + comment_text(o.scalar) + "' is not supported; use double or float");
     refuse_overflow(model, o.scalar);
     const std::vector<std::string> names = o.kernels.empty() ? kernel_names() : o.kernels;
-    // --kernels may name N-CMTM kernels (with --ncmtm-order): then only those of them are emitted.
+    // --kernels may name N-CMTM kernels (with --ncmtm-order): then only those of them are emitted; the
+    // Jacobians only then.
     std::vector<KernelSpec> ncmtm = o.ncmtm_order != 0 ? ncmtm_kernel_specs(model, o.ncmtm_order) : std::vector<KernelSpec>();
     const auto named = [&names](const KernelSpec& k) { return std::find(names.begin(), names.end(), k.name) != names.end(); };
-    if (std::any_of(ncmtm.begin(), ncmtm.end(), named))
-        ncmtm.erase(std::remove_if(ncmtm.begin(), ncmtm.end(), [&](const KernelSpec& k) { return !named(k); }), ncmtm.end());
+    const bool any_named = std::any_of(ncmtm.begin(), ncmtm.end(), named);
+    ncmtm.erase(std::remove_if(ncmtm.begin(), ncmtm.end(),
+                               [&](const KernelSpec& k) { return any_named || k.on_request ? !named(k) : false; }),
+                ncmtm.end());
     for (const std::string& n : names)
         if (std::none_of(ncmtm.begin(), ncmtm.end(), [&n](const KernelSpec& k) { return k.name == n; }))
             kernel_spec(n);  // throws the unknown-kernel message

@@ -58,6 +58,8 @@ struct KernelSpec {
     // Forward dynamics is undefined when H is singular (a joint moving only massless links): the
     // kernel is then emitted returning NaN, and eval leaves it out naming why.
     bool forward_dynamics = false;
+    // Emitted only when --kernels names it (the N-CMTM Jacobians: large, and not every user wants them).
+    bool on_request = false;
     // The algorithm on the two scalars: the reference (double) and the tracer (symbolic).
     std::function<Arrays<double>(const Model&, const Arrays<double>&)> reference;
     std::function<Arrays<sym::Expr>(const Model&, const Arrays<sym::Expr>&)> trace;
@@ -76,7 +78,8 @@ const std::vector<KernelSpec>& kernel_specs();
 struct ProblemAnalysis;
 std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalysis> analysis);
 // The N-CMTM kernels of order N (Samy et al.): ncmtm_fk, cornea and ncmtm_fd (the model names the
-// links of ncmtm_fk's output). Throws rbdgen::Error for an order out of range.
+// links of ncmtm_fk's output), and on request the Jacobians ncmtm_jacobian and ncmtm_torque_jacobian.
+// Throws rbdgen::Error for an order out of range.
 std::vector<KernelSpec> ncmtm_kernel_specs(const Model& model, int order);
 constexpr int kMaxNcmtmOrder = 12;
 // The spec of `name`; throws rbdgen::Error listing the kernels when there is none.

@@ -11,6 +11,7 @@
 #include "algorithms/aba.hpp"
 #include "algorithms/cornea.hpp"
 #include "algorithms/ncmtm_fd.hpp"
+#include "algorithms/ncmtm_jacobians.hpp"
 #include "algorithms/crba.hpp"
 #include "algorithms/fd_crba_ltdl.hpp"
 #include "algorithms/forward_kinematics.hpp"
@@ -357,6 +358,50 @@ std::vector<KernelSpec> ncmtm_kernel_specs(const Model& model, int N) {
             for (int j = 0; j < N; ++j) tau_k.push_back(x[2].segment(j * m.nv, m.nv));
             return std::vector{rows_of(ncmtm_fd<S>(m, x[0], x[1], tau_k, vec3(x[3])))};
         }, true));
+    // The comprehensive Jacobians (§VI-B), in the hat form of eq. (67): x̂_k = x^(k) / k!.
+    const ArraySpec J{"J", fmt::format("block p = 0..{} (rows 6p to 6p + 5): the world-frame Jacobian's p-th block J_p (eq. 49); "
+                                       "link b's spatial velocity in world coordinates about the world origin and its derivatives are "
+                                       "zeta_k / k! = sum_(p <= k) J_(k-p) psi^(p) / p! over the columns of the joints that support b", N),
+                      [N](const Model&) { return 6 * (N + 1); }, nv, ArrayLayout::RowMajor};
+    KernelSpec jacobian = spec("ncmtm_jacobian", fmt::format("The world-frame comprehensive Jacobian of order {} (Samy et al. "
+                                                             "eq. 46, 49): the derivatives of the spatial Jacobian.", N),
+        {q, Psi}, {J}, [motion, N](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            const Motion<S> a = motion(m, x);
+            std::vector<bool> leaf(m.N(), true);
+            for (const Body& b : m.bodies)
+                if (b.lambda >= 0) leaf[b.lambda] = false;
+            MatX<S> out = MatX<S>::Zero(6 * (N + 1), m.nv);  // a joint's columns are the same in every link's Jacobian
+            for (int b = 0; b < m.N(); ++b) {
+                if (!leaf[b]) continue;
+                const ComprehensiveJacobian<S> Jb = ncmtm_jacobian<S>(m, a, b, JacobianFrame::World);
+                for (int j = b; j >= 0; j = m.bodies[j].lambda)
+                    for (int p = 0; p <= N; ++p)
+                        out.block(6 * p, m.bodies[j].v_index, 6, m.bodies[j].joint.nv()) =
+                            Jb.J[p].middleCols(m.bodies[j].v_index, m.bodies[j].joint.nv());
+            }
+            return std::vector{row_major(out)};
+        });
+    jacobian.on_request = true;
+    out.push_back(jacobian);
+    const ArraySpec R{"R", fmt::format("block (k, q), k = 0..{}, q = 0..{} (rows k NV.., columns q NV..): the torque Jacobian "
+                                       "(eq. 57), tau^(k) / k! = sum_q R_kq psi^(q) / q! with the world at rest (no gravity, no "
+                                       "external force); R depends on q and the motion", N - 1, N),
+                      [N](const Model& m) { return N * m.nv; }, [N](const Model& m) { return (N + 1) * m.nv; }, ArrayLayout::RowMajor};
+    KernelSpec torque = spec("ncmtm_torque_jacobian", fmt::format("The torque Jacobian of order {} (Samy et al. eq. 52, 53, 57): "
+                                                                  "joint momenta, forces and torques as linear maps of the motion.", N),
+        {q, Psi}, {R}, [motion, N](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            const std::vector<BlockJacobian<S>> Ri = ncmtm_torque_jacobians<S>(m, motion(m, x));
+            MatX<S> out = MatX<S>::Zero(N * m.nv, (N + 1) * m.nv);
+            for (int i = 0; i < m.N(); ++i)
+                for (int k = 0; k < N; ++k)
+                    for (int p = 0; p <= N; ++p)
+                        out.block(k * m.nv + m.bodies[i].v_index, p * m.nv, m.bodies[i].joint.nv(), m.nv) = Ri[i].Q[k][p];
+            return std::vector{row_major(out)};
+        });
+    torque.on_request = true;
+    out.push_back(torque);
     return out;
 }
 

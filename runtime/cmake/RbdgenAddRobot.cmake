@@ -5,7 +5,8 @@
 # MEASURE compiles each kernel once more at generation, with the project's C++ compiler at -Os, and
 # writes its machine code and worst stack frame into report.json ("host_build") and report.md.
 # NCMTM_ORDER N adds the N-CMTM kernels of order N (1 to 12, README "High-order derivatives"):
-# ncmtm_fk, cornea and ncmtm_fd, or those of them KERNELS names.
+# ncmtm_fk, cornea and ncmtm_fd, or those of them KERNELS names; the Jacobians ncmtm_jacobian and
+# ncmtm_torque_jacobian when KERNELS names them.
 # PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (README "Problems"): id,
 # fd, or a problem file whose name (without .yaml) names its kernels; an edit of the file regenerates.
 #
@@ -74,8 +75,9 @@ function(rbdgen_add_robot NAME)
   if(NOT R_KERNELS)
     set(R_KERNELS ${RBDGEN_KERNELS})
   endif()
-  # The N-CMTM kernels (with NCMTM_ORDER): those KERNELS names, or all three when it names none.
-  set(ncmtm_all ncmtm_fk cornea ncmtm_fd)
+  # The N-CMTM kernels (with NCMTM_ORDER): those KERNELS names, or the first three when it names none
+  # (the Jacobians only when named).
+  set(ncmtm_all ncmtm_fk cornea ncmtm_fd ncmtm_jacobian ncmtm_torque_jacobian)
   set(ncmtm_kernels "")
   set(fixed_kernels "")
   foreach(k ${R_KERNELS})
@@ -88,7 +90,7 @@ function(rbdgen_add_robot NAME)
     endif()
   endforeach()
   if(NOT ncmtm_kernels)
-    set(ncmtm_kernels ${ncmtm_all})
+    set(ncmtm_kernels ncmtm_fk cornea ncmtm_fd)
   endif()
 
   set(out "${CMAKE_CURRENT_BINARY_DIR}/rbdgen/${NAME}")
