@@ -123,6 +123,22 @@ TEST_F(BadInput, NcmtmOrderOutOfRange) {
     }
 }
 
+// --external-forces: a link that does not exist (its closest names given), one welded to the fixed
+// base, one named twice: nothing written. A state's wrench on a link that is not there, or not six numbers.
+TEST_F(BadInput, ExternalForcesOnLinksThatCannotTakeThem) {
+    const std::string f = test::project_model("arm7.urdf");
+    const fs::path out = dir / "out";
+    expect_error("generate " + f + " -o " + out.string() + " --external-forces link007,link08",
+                 {"--external-forces", "no link 'link08'", "arm7.urdf", "closest", "link001"});
+    expect_error("generate " + f + " -o " + out.string() + " --external-forces base_link", {"'base_link'", "welded to the fixed base"});
+    expect_error("generate " + f + " -o " + out.string() + " --external-forces link002,link002", {"'link002'", "named twice"});
+    EXPECT_FALSE(fs::exists(out));
+    expect_error("eval " + f + " --state " + write("w.json", R"({"external_wrenches": {"hand": [0, 0, 0, 0, 0, 1]}})"),
+                 {"w.json", "external_wrenches", "no link 'hand'"});
+    expect_error("eval " + f + " --state " + write("v.json", R"({"external_wrenches": {"link007": [0, 0, 1]}})"),
+                 {"v.json", "external_wrenches.link007", "6 numbers"});
+}
+
 TEST_F(BadInput, NcmtmMotionWithWrongDerivatives) {
     const std::string f = test::project_model("arm7.urdf");
     // order 2 needs q and three derivatives

@@ -39,6 +39,7 @@ int main() {
                                   in_tau = to_scalar(s.tau), in_gravity = to_scalar(s.gravity);
         rbdgen::EvalResults r;
         r.fd_error = quadruped::fd_refusal;
+        (void)rbdgen::external_wrench_array(s, {});
         {
             std::vector<Scalar> k_rnea_tau(18);
             quadruped::rnea(in_q.data(), in_qd.data(), in_qdd.data(), in_gravity.data(), k_rnea_tau.data());

@@ -22,6 +22,10 @@ VecX<double> state_array(const State& s, const ArraySpec& a, const Model& model)
             const std::vector<double> m = measurement_array(s, a.element_names);
             return Eigen::Map<const VecX<double>>(m.data(), static_cast<long>(m.size()));
         }
+        case StateField::ExternalWrenches: {
+            const std::vector<double> f = external_wrench_array(s, a.element_names);
+            return Eigen::Map<const VecX<double>>(f.data(), static_cast<long>(f.size()));
+        }
         case StateField::Q: return s.q;
         case StateField::V: return s.v;
         case StateField::A: return s.a;
@@ -59,7 +63,10 @@ EvalResult::Form form_of(JsonForm f) {
 EvalResults evaluate(const Model& model, const State& s, const std::vector<std::string>& problems, int ncmtm_order) {
     EvalResults r;
     r.fd_error = forward_dynamics_refusal(model);
-    std::vector<KernelSpec> specs = kernel_specs();
+    // rnea, aba and fd_crba_ltdl take the state's external wrenches, if it gives any
+    std::vector<std::string> links;
+    for (const auto& w : s.external_wrenches) links.push_back(w.first);
+    std::vector<KernelSpec> specs = kernel_specs(link_frames(model, links, s.file + ": 'external_wrenches'", true), {});
     if (ncmtm_order != 0)
         for (KernelSpec& k : ncmtm_kernel_specs(model, ncmtm_order)) specs.push_back(std::move(k));
     for (const std::string& p : problems) {

@@ -21,7 +21,7 @@ struct GenerateArgs {
     std::string dir, name, scalar = "double", measure;
     std::string max_operations = std::to_string(sym::Graph::default_max_nodes);
     std::string snap_tolerance = fmt::format("{:g}", kSnapTolerance);
-    std::vector<std::string> kernels, problems;
+    std::vector<std::string> kernels, problems, external_forces, frames;
     bool trig_entry_points = false;
     int ncmtm_order = 0;
     bool ncmtm = false;  // --ncmtm-order given (0 included: it is out of range)
@@ -55,6 +55,10 @@ void generate(const GenerateArgs& a, const std::string& command_line, std::ostre
     o.trig_entry_points = a.trig_entry_points;
     o.problems = a.problems;
     o.ncmtm_order = a.ncmtm_order;
+    for (const std::string& l : a.external_forces)
+        if (!l.empty()) o.external_forces.push_back(l);
+    for (const std::string& l : a.frames)
+        if (!l.empty()) o.frames.push_back(l);
     if (a.ncmtm) ncmtm_kernel_specs(model, a.ncmtm_order);  // an order out of range, before any work
     if (!forward_dynamics_refusal(model).empty())
         std::cerr << "rbdgen: warning: " << forward_dynamics_refusal(model)
@@ -82,6 +86,14 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     std::string list;
     for (const std::string& k : kernel_names()) list += (list.empty() ? "" : ",") + k;
     c->add_option("--kernels", a->kernels, "comma-separated kernels to emit (default: all): " + list)->delimiter(',')->type_name("LIST")->allow_extra_args(false);
+    c->add_option("--external-forces", a->external_forces,
+                  "comma-separated links (all: every body's own link) whose external wrench rnea, aba and fd_crba_ltdl take "
+                  "as input f_ext, a row of 6 a link: [torque; force] in the link's URDF frame, about its origin; a link "
+                  "merged by a fixed joint (a sole, a tool flange) keeps its own frame")->delimiter(',')->type_name("LINKS")->allow_extra_args(false);
+    c->add_option("--frames", a->frames,
+                  "comma-separated links (a tool flange, a sole, a camera: fixed links merged into a body keep their frame) "
+                  "whose pose fk also returns (output frame_pose), with kernels frame_jacobians (6 x NV a frame) and "
+                  "frame_motion (velocity and classical acceleration), world-aligned")->delimiter(',')->type_name("LINKS")->allow_extra_args(false);
     c->add_option("--max-operations", a->max_operations,
                   "refuse a kernel of more expression nodes than N, too large to be worth compiling (default " +
                       a->max_operations + ")")->type_name("N");

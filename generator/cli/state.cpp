@@ -1,5 +1,6 @@
 #include "cli/state.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -43,9 +44,18 @@ const JointLayout* floating_root(const Layout& layout) {
 }  // namespace
 
 State parse_state(const Layout& model, const nlohmann::json& json, const std::string& file) {
-    check_keys(json, file, "the state", {"q", "v", "a", "tau", "gravity", "base", "measurements", "motion"});
+    check_keys(json, file, "the state", {"q", "v", "a", "tau", "gravity", "base", "measurements", "motion", "external_wrenches"});
     State s;
     s.file = file;
+    if (json.contains("external_wrenches")) {
+        const nlohmann::json& w = json["external_wrenches"];
+        if (!w.is_object())
+            throw Error(file + ": 'external_wrenches' must be an object {\"<link>\": [nx, ny, nz, fx, fy, fz], ...}");
+        for (const auto& [link, values] : w.items()) {
+            s.external_wrenches.push_back({link, Vec6<double>::Zero()});
+            read_array(values, s.external_wrenches.back().second.data(), 6, file, "external_wrenches." + link);
+        }
+    }
     if (json.contains("measurements")) {
         const nlohmann::json& m = json["measurements"];
         if (!m.is_object()) throw Error(file + ": 'measurements' must be an object {\"<sensor>\": [values], ...}");
@@ -154,6 +164,23 @@ std::vector<double> measurement_array(const State& state, const std::vector<std:
                         " values; the sensor gives " + std::to_string(n) + ": [" + components + "]");
         out.insert(out.end(), it->second.begin(), it->second.end());
         e += n;
+    }
+    return out;
+}
+
+std::vector<double> external_wrench_array(const State& state, const std::vector<std::string>& links) {
+    std::vector<double> out(6 * links.size(), 0.0);
+    for (const auto& [link, f] : state.external_wrenches) {
+        const auto at = std::find(links.begin(), links.end(), link);
+        if (at == links.end()) {
+            std::string list;
+            for (const std::string& l : links) list += (list.empty() ? "" : ", ") + l;
+            throw Error(state.file + ": 'external_wrenches' names link '" + link + "', but " +
+                        (links.empty() ? std::string("these kernels take no external wrench")
+                                       : "these kernels take external wrenches on " + list + " only") +
+                        "; generate them with --external-forces " + link + " (EXTERNAL_FORCES in rbdgen_add_robot)");
+        }
+        for (int k = 0; k < 6; ++k) out[6 * (at - links.begin()) + k] = f[k];
     }
     return out;
 }

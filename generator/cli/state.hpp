@@ -3,6 +3,7 @@
 //    "base": {"position": [3], "quaternion": [x, y, z, w], "velocity": [6], "acceleration": [6],
 //             "wrench": [6]},
 //    "measurements": {"<sensor of a problem file>": [values], ...},
+//    "external_wrenches": {"<link>": [nx, ny, nz, fx, fy, fz], ...},   (in the link's URDF frame, about its origin)
 //    "motion": {"<joint>": [q, q', q'', ...], ...}}   (the N-CMTM kernels: N + 2 values a joint; a floating
 //    base as "base": {"motion": [[position 3, quaternion 4], [velocity 6], [acceleration 6], ...]})
 // Absent entries are zero (the quaternion defaults to the identity, gravity to (0, 0, −9.81)).
@@ -36,6 +37,7 @@ struct State {
     VecX<double> q, v, a, tau;
     Vec3<double> gravity{0, 0, -9.81};
     std::map<std::string, std::vector<double>> measurements;  // "measurements": {"<sensor>": [values]}
+    std::vector<std::pair<std::string, Vec6<double>>> external_wrenches;  // "external_wrenches", in the file's order
     // "motion": a joint's position and its derivatives (a floating base: 7 numbers, then 6 an order)
     struct MotionEntry {
         std::string name;  // the joint, or "base"
@@ -52,6 +54,10 @@ struct State {
 // in order): each sensor's values from the state. Throws rbdgen::Error naming a missing sensor or a
 // wrong count.
 std::vector<double> measurement_array(const State& state, const std::vector<std::string>& element_names);
+
+// The external wrenches on `links`, 6 a link (zero for a link the state leaves out). Throws
+// rbdgen::Error when the state gives a wrench on a link not among them (the kernels would ignore it).
+std::vector<double> external_wrench_array(const State& state, const std::vector<std::string>& links);
 
 // The state's "motion" for the N-CMTM kernels of order N: the positions q (NQ; joints it leaves out at
 // 0, a floating base at the identity), and ψ, ψ̇, …, ψ^(N) as (N + 1) x NV row-major. Throws

@@ -56,6 +56,7 @@ std::vector<std::vector<double>> inputs(const Model& model, const Kernel& k, Dra
             case StateField::Gravity: in.push_back({0, 0, -9.81}); continue;
             case StateField::Measurements: in.push_back(d.vector(a.size(), 10)); continue;
             case StateField::Motion: in.push_back(d.vector(a.size(), d.speed())); continue;
+            case StateField::ExternalWrenches: in.push_back(d.vector(a.size(), 20)); continue;
             case StateField::None: break;
         }
         const Kernel* p = s.produced_by.empty() ? nullptr : producer(s.produced_by);

@@ -23,6 +23,8 @@ struct GenerateOptions {
     double snap_tolerance = kSnapTolerance;  // model/snap.hpp; 0 keeps every constant as the URDF gives it
     std::vector<std::string> problems;       // Nori problems: id, fd, or a problem file (sparse/problem_file.hpp)
     int ncmtm_order = 0;                     // > 0: also the N-CMTM kernels of this order (ncmtm_fk, cornea, ncmtm_fd)
+    std::vector<std::string> external_forces;  // links whose wrench rnea, aba and fd_crba_ltdl take ("all": every body's)
+    std::vector<std::string> frames;           // operational frames: fk's frame_pose, frame_jacobians, frame_motion
 };
 
 using Files = std::map<std::string, std::string>;

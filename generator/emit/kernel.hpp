@@ -24,7 +24,8 @@ enum class ArrayLayout {
 // What an eval driver (and `rbdgen eval`) fills an input with, from STATE.json; None: the kernel
 // takes something a state does not give, and is not in eval's output.
 // MotionQ and Motion: q and the joint motion ψ, ψ̇, …, ψ^(N) of STATE.json's "motion" (the N-CMTM kernels).
-enum class StateField { None, Q, V, A, Tau, Gravity, Measurements, MotionQ, Motion };
+// ExternalWrenches: STATE.json's "external_wrenches", a row of 6 a link (the array's element names).
+enum class StateField { None, Q, V, A, Tau, Gravity, Measurements, MotionQ, Motion, ExternalWrenches };
 
 // How `rbdgen eval` prints an output: by joint name (NV entries), as the NV x NV matrix with the
 // names of its rows, by the array's element names, by joint name a list of derivatives (rows: the
@@ -71,6 +72,17 @@ struct KernelSpec {
 
 // Every kernel, in the order they are emitted and reported.
 const std::vector<KernelSpec>& kernel_specs();
+// The links named `links`. Throws rbdgen::Error, starting with `where` (the option or file that names
+// them), naming a link the model does not have (with the closest names), one named twice, or with
+// `moving`, one welded to the fixed base.
+std::vector<LinkFrame> link_frames(const Model& model, const std::vector<std::string>& links, const std::string& where, bool moving);
+// The kernels for links that carry external wrenches (--external-forces: rnea, aba and fd_crba_ltdl
+// take input f_ext, a row of 6 a link, [torque; force] in the link's URDF frame about its origin) and
+// operational frames (--frames: fk also returns their poses, and the kernels frame_jacobians and
+// frame_motion are added); kernel_specs() when there are neither.
+std::vector<KernelSpec> kernel_specs(const std::vector<LinkFrame>& wrenches, const std::vector<LinkFrame>& frames);
+// The kernels only --frames adds.
+const std::vector<std::string>& frame_kernel_names();
 // The kernels of one analysed problem on Nori's system (sparse/analysis.hpp), named after it: the
 // fused <problem>_lu (the unknowns asked for from q, qd, the known quantities and gravity), and its
 // three steps <problem>_assemble (D's nonzeros and b), <problem>_factor (the static-pivot LU) and

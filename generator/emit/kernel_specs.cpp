@@ -15,10 +15,12 @@
 #include "algorithms/crba.hpp"
 #include "algorithms/fd_crba_ltdl.hpp"
 #include "algorithms/forward_kinematics.hpp"
+#include "algorithms/frames.hpp"
 #include "algorithms/jacobians.hpp"
 #include "algorithms/ltdl.hpp"
 #include "algorithms/rnea.hpp"
 #include "emit/kernel.hpp"
+#include "emit/names.hpp"
 #include "model/error.hpp"
 #include "model/topology.hpp"
 #include "sparse/analysis.hpp"
@@ -102,30 +104,76 @@ KernelSpec spec(std::string name, std::string doc, std::vector<ArraySpec> inputs
     return k;
 }
 
-std::vector<KernelSpec> make_specs() {
+// The input of the external wrenches, a row of 6 a site.
+// The links of a list, for a doc comment.
+std::string link_list(const std::vector<LinkFrame>& links) {
+    std::string list;
+    for (const LinkFrame& l : links) list += (list.empty() ? "" : ", ") + comment_text(l.link);
+    return list;
+}
+ArraySpec f_ext_in(const std::vector<LinkFrame>& sites) {
+    const std::string links = link_list(sites);
+    ArraySpec a{"f_ext", "external wrenches, a row a link (" + links + "): [torque; force] applied to the link, in its URDF "
+                         "frame, about its origin",
+                [n = static_cast<int>(sites.size())](const Model&) { return n; }, [](const Model&) { return 6; },
+                ArrayLayout::RowMajor, StateField::ExternalWrenches};
+    for (const LinkFrame& s : sites) a.element_names.push_back(s.link);
+    return a;
+}
+// The sites' wrenches f^x (the kernel's last input, when there are sites) as each body's, in its own
+// frame: ⁱX_f* f = (ᶠX_i)ᵀ f, summed over the sites of a body; none without sites.
+template <class A>
+std::optional<std::vector<Vec6<ScalarOf<A>>>> body_wrenches(const Model& m, const std::vector<LinkFrame>& sites, const A& x) {
+    using S = ScalarOf<A>;
+    if (sites.empty()) return std::nullopt;
+    std::vector<Vec6<S>> f(m.N(), Vec6<S>::Zero());
+    for (size_t s = 0; s < sites.size(); ++s)
+        f[sites[s].body] += sites[s].X.template cast<S>().transpose_apply(Vec6<S>(x.back().template segment<6>(6 * s)));
+    return f;
+}
+template <class T> const T* pointer(const std::optional<T>& x) { return x ? &*x : nullptr; }
+
+template <class S> void put_pose(const Transform<S>& X_0, S* out) {  // R (link to world) row-major, then p
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) out[3 * r + c] = X_0.E(c, r);
+    for (int r = 0; r < 3; ++r) out[9 + r] = X_0.r[r];
+}
+
+std::vector<KernelSpec> make_specs(const std::vector<LinkFrame>& sites, const std::vector<LinkFrame>& frames) {
+    // rnea, aba and fd_crba_ltdl take the sites' wrenches as their last input, when there are sites
+    const auto with_wrenches = [&sites](std::vector<ArraySpec> inputs) {
+        if (!sites.empty()) inputs.push_back(f_ext_in(sites));
+        return inputs;
+    };
     std::vector<KernelSpec> k;
+    const int n_frames = static_cast<int>(frames.size());
+    std::vector<ArraySpec> fk_out{{"pose", "12 per body: R row-major, then p", [](const Model& m) { return 12 * m.N(); }}};
+    if (n_frames > 0)
+        fk_out.push_back({"frame_pose", "12 per frame (" + link_list(frames) + "): R row-major, then p",
+                          [n_frames](const Model&) { return 12 * n_frames; }});
     k.push_back(spec("fk",
         "Poses of every body's URDF link frame in the world frame: rotation R (row-major 3x3, body to world) then position p.",
-        {q_in()}, {{"pose", "12 per body: R row-major, then p", [](const Model& m) { return 12 * m.N(); }}},
-        [](const Model& m, const auto& x) {
+        {q_in()}, fk_out,
+        [frames](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
             const VecX<S> zero = VecX<S>::Zero(m.nv);
             const Kinematics<S> kin = forward_kinematics<S>(m, x[0], zero);
             VecX<S> pose(12 * m.N());
-            for (int i = 0; i < m.N(); ++i) {
-                const Transform<S> X_0 = m.bodies[i].X_urdf.template cast<S>() * kin.X_0[i];  // the URDF frame's
-                const Mat3<S> R = X_0.E.transpose();
-                for (int r = 0; r < 3; ++r)
-                    for (int c = 0; c < 3; ++c) pose[12 * i + 3 * r + c] = R(r, c);
-                for (int r = 0; r < 3; ++r) pose[12 * i + 9 + r] = X_0.r[r];
+            for (int i = 0; i < m.N(); ++i) put_pose<S>(m.bodies[i].X_urdf.template cast<S>() * kin.X_0[i], &pose[12 * i]);  // the URDF frame's
+            std::vector out{pose};
+            if (!frames.empty()) {
+                const std::vector<FrameState<S>> f = frame_states<S>(m, frames, x[0], zero, zero);
+                out.push_back(VecX<S>(12 * f.size()));
+                for (size_t j = 0; j < f.size(); ++j) put_pose<S>(f[j].X_0, &out[1][12 * j]);
             }
-            return std::vector{pose};
+            return out;
         }));
     k.push_back(spec("rnea", "Inverse dynamics by the recursive Newton-Euler algorithm: tau = ID(q, qd, qdd).",
-        {q_in(), qd_in(), qdd_in(), gravity_in()}, {joint_vector_out("tau", "joint forces")},
-        [](const Model& m, const auto& x) {
+        with_wrenches({q_in(), qd_in(), qdd_in(), gravity_in()}), {joint_vector_out("tau", "joint forces")},
+        [sites](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
-            return labelled<RneaBodies<S>>(m, [&](auto* b) { return rnea<S>(m, x[0], x[1], x[2], vec3(x[3]), nullptr, b); });
+            const auto f_ext = body_wrenches(m, sites, x);
+            return labelled<RneaBodies<S>>(m, [&](auto* b) { return rnea<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), b); });
         }));
     k.push_back(spec("gravity", "Gravity vector g(q) = ID(q, 0, 0).", {q_in(), gravity_in()},
         {joint_vector_out("g", "generalized gravity forces")},
@@ -164,16 +212,18 @@ std::vector<KernelSpec> make_specs() {
             return std::vector{ltdl_solve(from_row_major(x[0], m.nv, false), expanded_parent(m), x[1])};
         }, true));
     k.push_back(spec("fd_crba_ltdl", "Forward dynamics by CRBA + sparse LTDL + solve: qdd = H^-1 (tau - C).",
-        {q_in(), qd_in(), tau_in(), gravity_in()}, {joint_vector_out("qdd", "joint accelerations")},
-        [](const Model& m, const auto& x) {
+        with_wrenches({q_in(), qd_in(), tau_in(), gravity_in()}), {joint_vector_out("qdd", "joint accelerations")},
+        [sites](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
-            return labelled<RneaBodies<S>>(m, [&](auto* b) { return fd_crba_ltdl<S>(m, x[0], x[1], x[2], vec3(x[3]), nullptr, b); });
+            const auto f_ext = body_wrenches(m, sites, x);
+            return labelled<RneaBodies<S>>(m, [&](auto* b) { return fd_crba_ltdl<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), b); });
         }, true));
     k.push_back(spec("aba", "Forward dynamics by the articulated-body algorithm: qdd = FD(q, qd, tau).",
-        {q_in(), qd_in(), tau_in(), gravity_in()}, {joint_vector_out("qdd", "joint accelerations")},
-        [](const Model& m, const auto& x) {
+        with_wrenches({q_in(), qd_in(), tau_in(), gravity_in()}), {joint_vector_out("qdd", "joint accelerations")},
+        [sites](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
-            return labelled<AbaBodies<S>>(m, [&](auto* b) { return aba<S>(m, x[0], x[1], x[2], vec3(x[3]), nullptr, b); });
+            const auto f_ext = body_wrenches(m, sites, x);
+            return labelled<AbaBodies<S>>(m, [&](auto* b) { return aba<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), b); });
         }, true));
     k.push_back(spec("jacobians",
         "Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in "
@@ -181,6 +231,35 @@ std::vector<KernelSpec> make_specs() {
         {q_in()}, {{"J", "6 x NV, row-major, [angular; linear] about the world origin", [](const Model&) { return 6; }, nv,
                     ArrayLayout::RowMajor}},
         [](const Model& m, const auto& x) { return std::vector{row_major(spatial_jacobian(m, x[0]))}; }));
+    if (frames.empty()) return k;
+    // --frames: their Jacobians and motion (CMake reads the fixed kernels' names from `k.push_back(spec(`; these
+    // are not always there)
+    const std::string which = link_list(frames);
+    std::vector<KernelSpec> added;
+    added.push_back(spec("frame_jacobians",
+        "Jacobians of the frames " + which + ", world-aligned: (omega, velocity of the frame's origin) = J qd, both in world coordinates.",
+        {q_in()}, {{"J", "6 rows a frame (in order), NV columns, row-major: [angular; linear]",
+                    [n_frames](const Model&) { return 6 * n_frames; }, nv, ArrayLayout::RowMajor}},
+        [frames](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            MatX<S> J(6 * frames.size(), m.nv);
+            for (size_t j = 0; j < frames.size(); ++j) J.middleRows(6 * j, 6) = frame_jacobian<S>(m, frames[j], x[0]);
+            return std::vector{row_major(J)};
+        }));
+    added.push_back(spec("frame_motion",
+        "Velocity and classical acceleration of the frames " + which + ", world-aligned: (omega, velocity of the origin) and "
+        "(angular acceleration, acceleration of the origin), in world coordinates; no gravity.",
+        {q_in(), qd_in(), qdd_in()},
+        {{"v", "6 a frame: [omega; velocity of the origin]", [n_frames](const Model&) { return 6 * n_frames; }},
+         {"a", "6 a frame: [angular acceleration; acceleration of the origin]", [n_frames](const Model&) { return 6 * n_frames; }}},
+        [frames](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            const std::vector<FrameState<S>> f = frame_states<S>(m, frames, x[0], x[1], x[2]);
+            VecX<S> v(6 * f.size()), a(6 * f.size());
+            for (size_t j = 0; j < f.size(); ++j) v.template segment<6>(6 * j) = f[j].v, a.template segment<6>(6 * j) = f[j].a;
+            return std::vector{v, a};
+        }));
+    for (KernelSpec& s : added) k.push_back(std::move(s));
     return k;
 }
 
@@ -419,8 +498,34 @@ std::string KernelSpec::result_name(size_t o) const {
 }
 
 const std::vector<KernelSpec>& kernel_specs() {
-    static const std::vector<KernelSpec> specs = make_specs();
+    static const std::vector<KernelSpec> specs = make_specs({}, {});
     return specs;
+}
+
+std::vector<KernelSpec> kernel_specs(const std::vector<LinkFrame>& wrenches, const std::vector<LinkFrame>& frames) {
+    return make_specs(wrenches, frames);
+}
+
+const std::vector<std::string>& frame_kernel_names() {
+    static const std::vector<std::string> names = {"frame_jacobians", "frame_motion"};
+    return names;
+}
+
+std::vector<LinkFrame> link_frames(const Model& model, const std::vector<std::string>& links, const std::string& where, bool moving) {
+    std::vector<LinkFrame> out;
+    for (const std::string& name : links) {
+        const std::optional<LinkFrame> f = link_frame(model, name);
+        if (!f)
+            throw Error(where + ": no link '" + comment_text(name) + "' in " + model.source + "; the closest are " +
+                        closest_link_names(model, name));
+        if (moving && f->body < 0)
+            throw Error(where + ": link '" + comment_text(name) + "' is welded to the fixed base of " + model.source +
+                        ": a wrench on it moves nothing; name a moving link (or load the robot with a floating base)");
+        if (std::any_of(out.begin(), out.end(), [&](const LinkFrame& s) { return s.link == name; }))
+            throw Error(where + ": link '" + comment_text(name) + "' is named twice; name it once");
+        out.push_back(*f);
+    }
+    return out;
 }
 
 std::vector<std::string> kernel_names() {

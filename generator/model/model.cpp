@@ -1,5 +1,7 @@
 #include "model/model.hpp"
 
+#include <algorithm>
+
 namespace rbdgen {
 
 std::vector<std::string> Model::joint_names() const {
@@ -18,6 +20,38 @@ std::vector<std::string> Model::dof_names() const {
             names.push_back(b.joint_name);
     }
     return names;
+}
+
+std::optional<LinkFrame> link_frame(const Model& model, const std::string& name) {
+    for (const Frame& f : model.frames)
+        if (f.name == name) return LinkFrame{name, f.body, f.body < 0 ? f.X_body : f.X_body * model.bodies[f.body].X_urdf};
+    return std::nullopt;
+}
+
+namespace {
+size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+}  // namespace
+
+std::string closest_link_names(const Model& model, const std::string& name) {
+    std::vector<std::pair<size_t, std::string>> ranked;
+    for (const Frame& f : model.frames) ranked.push_back({edit_distance(name, f.name), f.name});
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::string list;
+    for (size_t k = 0; k < ranked.size() && k < 3; ++k) list += (k ? ", " : "") + ranked[k].second;
+    return list;
 }
 
 int Model::first_massless_subtree() const {

@@ -72,6 +72,19 @@ struct Model {
     int first_massless_subtree() const;
 };
 
+// A URDF link (a body's own or one merged into it by fixed joints) on the body that carries it: the
+// body (−1: the fixed base) and ᶠX_body, from the body's frame (the generator's internal one,
+// model/frames.hpp) to the link's URDF frame.
+struct LinkFrame {
+    std::string link;
+    int body = -1;
+    Transform<double> X;
+};
+// Link `name`, if the model has it.
+std::optional<LinkFrame> link_frame(const Model& model, const std::string& name);
+// For a message about a link that is not in the model: its closest link names (edit distance), up to three.
+std::string closest_link_names(const Model& model, const std::string& name);
+
 // Why forward dynamics is refused for this model (a joint that moves only massless links makes H
 // singular), naming the joint and what to change; "" when it is defined.
 std::string forward_dynamics_refusal(const Model& model);

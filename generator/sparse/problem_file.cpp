@@ -55,15 +55,13 @@ struct Reader {
     }
     // The link's frame: its body and ᶠX_body in the body's (internal) frame.
     std::pair<int, Transform<double>> link(const YAML::Node& at, const std::string& name) const {
-        for (const Frame& f : model.frames)
-            if (f.name == name) {
-                if (f.body < 0)
-                    fail(at, "link '" + name + "' is welded to the fixed base of " + model.source +
-                                 ": nothing moves it, so no sensor or contact on it enters the dynamics; name a moving link "
-                                 "(or load the robot with a floating base)");
-                return {f.body, f.X_body * model.bodies[f.body].X_urdf};
-            }
-        fail(at, "no link '" + name + "' in " + model.source);
+        const std::optional<LinkFrame> f = link_frame(model, name);
+        if (!f) fail(at, "no link '" + name + "' in " + model.source + "; the closest are " + closest_link_names(model, name));
+        if (f->body < 0)
+            fail(at, "link '" + name + "' is welded to the fixed base of " + model.source +
+                         ": nothing moves it, so no sensor or contact on it enters the dynamics; name a moving link "
+                         "(or load the robot with a floating base)");
+        return {f->body, f->X};
     }
 };
 

@@ -1,12 +1,17 @@
 # rbdgen_add_robot(NAME URDF <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [NO_DRIVERS]
 #                  [SCALAR double|float] [KERNELS k1 k2 ...] [PROBLEMS id|fd|FILE.yaml ...]
-#                  [NCMTM_ORDER N] [MEASURE] [COMPILE_OPTIONS ...])
+#                  [NCMTM_ORDER N] [EXTERNAL_FORCES link1 link2 ...|all] [FRAMES link1 link2 ...] [MEASURE]
+#                  [COMPILE_OPTIONS ...])
 #
 # MEASURE compiles each kernel once more at generation, with the project's C++ compiler at -Os, and
 # writes its machine code and worst stack frame into report.json ("host_build") and report.md.
 # NCMTM_ORDER N adds the N-CMTM kernels of order N (1 to 12, README "High-order derivatives"):
 # ncmtm_fk, cornea and ncmtm_fd, or those of them KERNELS names; the Jacobians ncmtm_jacobian and
 # ncmtm_torque_jacobian when KERNELS names them.
+# EXTERNAL_FORCES gives rnea, aba and fd_crba_ltdl an input f_ext: the wrench on each of these links
+# (all: every body's own link), [torque; force] in the link's URDF frame about its origin.
+# FRAMES adds operational frames: fk also returns their poses, and the kernels frame_jacobians and
+# frame_motion (README "Generated code").
 # PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (README "Problems"): id,
 # fd, or a problem file whose name (without .yaml) names its kernels; an edit of the file regenerates.
 #
@@ -61,7 +66,7 @@ endfunction()
 # or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE" "URDF;SCALAR;NCMTM_ORDER" "KERNELS;PROBLEMS;COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE" "URDF;SCALAR;NCMTM_ORDER" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES" ${ARGN})
   if(NOT R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's URDF file with URDF <file>")
   endif()
@@ -72,8 +77,12 @@ function(rbdgen_add_robot NAME)
   if(NOT R_SCALAR)
     set(R_SCALAR double)
   endif()
+  set(frame_kernels frame_jacobians frame_motion)
   if(NOT R_KERNELS)
     set(R_KERNELS ${RBDGEN_KERNELS})
+    if(R_FRAMES)
+      list(APPEND R_KERNELS ${frame_kernels})
+    endif()
   endif()
   # The N-CMTM kernels (with NCMTM_ORDER): those KERNELS names, or the first three when it names none
   # (the Jacobians only when named).
@@ -83,6 +92,8 @@ function(rbdgen_add_robot NAME)
   foreach(k ${R_KERNELS})
     if(k IN_LIST ncmtm_all AND DEFINED R_NCMTM_ORDER)
       list(APPEND ncmtm_kernels ${k})
+    elseif(k IN_LIST frame_kernels AND R_FRAMES)
+      list(APPEND fixed_kernels ${k})
     elseif(NOT k IN_LIST RBDGEN_KERNELS)
       message(FATAL_ERROR "rbdgen_add_robot(${NAME}): unknown kernel '${k}'; the kernels are ${RBDGEN_KERNELS} (and ${ncmtm_all} with NCMTM_ORDER)")
     else()
@@ -140,6 +151,14 @@ function(rbdgen_add_robot NAME)
   endif()
   if(R_MEASURE)
     list(APPEND flags --measure ${CMAKE_CXX_COMPILER})
+  endif()
+  if(R_EXTERNAL_FORCES)
+    string(REPLACE ";" "," wrench_links "${R_EXTERNAL_FORCES}")
+    list(APPEND flags --external-forces "${wrench_links}")
+  endif()
+  if(R_FRAMES)
+    string(REPLACE ";" "," frame_links "${R_FRAMES}")
+    list(APPEND flags --frames "${frame_links}")
   endif()
   string(REPLACE ";" "," kernel_list "${R_KERNELS}")
   # The generator: rbdgen's own target in its tree (or via add_subdirectory), else the imported one.
