@@ -139,6 +139,19 @@ TEST_F(BadInput, ExternalForcesOnLinksThatCannotTakeThem) {
                  {"v.json", "external_wrenches.link007", "6 numbers"});
 }
 
+// --frames and --parameters name links the same way; a frame may be welded to the base, a payload not.
+TEST_F(BadInput, FramesAndParametersOnLinksThatCannotTakeThem) {
+    const std::string f = test::project_model("arm7.urdf");
+    const fs::path out = dir / "out";
+    expect_error("generate " + f + " -o " + out.string() + " --frames tool", {"--frames", "no link 'tool'", "closest"});
+    expect_error("generate " + f + " -o " + out.string() + " --parameters link7", {"--parameters", "no link 'link7'", "link007"});
+    expect_error("generate " + f + " -o " + out.string() + " --parameters base_link", {"--parameters", "welded to the fixed base"});
+    expect_error("generate " + f + " -o " + out.string() + " --kernels frame_motion", {"frame_motion", "--frames"});
+    EXPECT_FALSE(fs::exists(out));
+    expect_error("eval " + f + " --state " + write("p.json", R"({"parameters": {"link007": [1, 0, 0]}})"),
+                 {"p.json", "parameters.link007", "10 numbers"});
+}
+
 TEST_F(BadInput, NcmtmMotionWithWrongDerivatives) {
     const std::string f = test::project_model("arm7.urdf");
     // order 2 needs q and three derivatives

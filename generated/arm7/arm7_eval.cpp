@@ -40,6 +40,7 @@ int main() {
         rbdgen::EvalResults r;
         r.fd_error = arm7::fd_refusal;
         (void)rbdgen::external_wrench_array(s, {});
+        (void)rbdgen::parameter_array(s, {}, {});
         {
             std::vector<Scalar> k_rnea_tau(7);
             arm7::rnea(in_q.data(), in_qd.data(), in_qdd.data(), in_gravity.data(), k_rnea_tau.data());

@@ -40,6 +40,7 @@ int main() {
         rbdgen::EvalResults r;
         r.fd_error = quadruped::fd_refusal;
         (void)rbdgen::external_wrench_array(s, {});
+        (void)rbdgen::parameter_array(s, {}, {});
         {
             std::vector<Scalar> k_rnea_tau(18);
             quadruped::rnea(in_q.data(), in_qd.data(), in_qdd.data(), in_gravity.data(), k_rnea_tau.data());

@@ -24,7 +24,7 @@ template <class S> struct AbaBodies {
 
 template <class S>
 VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& tau, const Vec3<S>& gravity,
-            const std::vector<Vec6<S>>* f_ext = nullptr, AbaBodies<S>* bodies = nullptr) {
+            const std::vector<Vec6<S>>* f_ext = nullptr, AbaBodies<S>* bodies = nullptr, const BodyInertias<S>* inertias = nullptr) {
     const int N = model.N();
     std::vector<ScrewChain<S>> X(N);
     std::vector<Vec6<S>> v(N), c(N), p_A(N), a(N);
@@ -35,7 +35,7 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         const Vec6<S> vJ = motion<S>(b.joint, qd.data() + b.v_index);
         v[i] = b.lambda < 0 ? vJ : Vec6<S>(X[i].apply(v[b.lambda]) + vJ);
         c[i] = crm<S>(v[i], vJ);
-        const RigidBodyInertia<S> I = b.I.cast<S>();
+        const RigidBodyInertia<S> I = body_inertia<S>(model, i, inertias);
         I_A[i] = I.matrix();
         p_A[i] = crf<S>(v[i], I * v[i]);
         if (f_ext) p_A[i] -= (*f_ext)[i];

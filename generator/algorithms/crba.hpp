@@ -8,13 +8,13 @@
 
 namespace rbdgen {
 
-template <class S> MatX<S> crba(const Model& model, const VecX<S>& q) {
+template <class S> MatX<S> crba(const Model& model, const VecX<S>& q, const BodyInertias<S>* inertias = nullptr) {
     const int N = model.N();
     std::vector<ScrewChain<S>> X(N);
     std::vector<RigidBodyInertia<S>> I_c(N);
     for (int i = 0; i < N; ++i) {
         X[i] = X_up<S>(model.bodies[i], q.data());
-        I_c[i] = model.bodies[i].I.template cast<S>();
+        I_c[i] = body_inertia<S>(model, i, inertias);
     }
     MatX<S> H = MatX<S>::Zero(model.nv, model.nv);
     for (int i = N - 1; i >= 0; --i) {

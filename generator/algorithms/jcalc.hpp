@@ -8,6 +8,12 @@
 
 namespace rbdgen {
 
+// Inertias given at run time (--parameters: a payload), one a body, for the model's constants.
+template <class S> using BodyInertias = std::vector<RigidBodyInertia<S>>;
+template <class S> RigidBodyInertia<S> body_inertia(const Model& model, int i, const BodyInertias<S>* inertias) {
+    return inertias ? (*inertias)[i] : model.bodies[i].I.template cast<S>();
+}
+
 // ʲX_λ(q) = X_J(q) X_tree: the transform from the parent's frame to body i's frame.
 template <class S> Transform<S> joint_transform(const Joint& joint, const S* q) {
     using std::cos;

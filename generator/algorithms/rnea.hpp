@@ -46,7 +46,8 @@ template <class S> struct RneaBodies {
 
 template <class S>
 VecX<S> rnea(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd, const Vec3<S>& gravity,
-             const std::vector<Vec6<S>>* f_ext = nullptr, RneaBodies<S>* bodies = nullptr) {
+             const std::vector<Vec6<S>>* f_ext = nullptr, RneaBodies<S>* bodies = nullptr,
+             const BodyInertias<S>* inertias = nullptr) {
     const int N = model.N();
     std::vector<ScrewChain<S>> X(N);
     std::vector<Vec3<S>> w(N), wd(N), add(N);
@@ -66,8 +67,9 @@ VecX<S> rnea(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX
         wd[i] = Ewd + ang(aJ) + w[i].cross(ang(vJ));
         add[i] = X[i].rotate(add_p) + lin(aJ) + (Ew + w[i]).cross(lin(vJ));
         W[i] = angular_acceleration_tensor<S>(w[i], wd[i]);
-        const RigidBodyInertia<S> I = b.I.cast<S>();
-        const Mat3<S> J = (b.I.Ibar.trace() / 2 * Mat3<double>::Identity() - b.I.Ibar).cast<S>();
+        const RigidBodyInertia<S> I = body_inertia<S>(model, i, inertias);
+        const Mat3<S> J = inertias ? Mat3<S>(Mat3<S>::Identity() * (I.Ibar.trace() * S(0.5)) - I.Ibar)
+                                   : Mat3<S>((b.I.Ibar.trace() / 2 * Mat3<double>::Identity() - b.I.Ibar).cast<S>());
         const Vec3<S> N_w = vect_W_J<S>(W[i], J);  // Ī ω̇ + ω × Ī ω
         f[i] = spatial<S>(N_w + I.h.cross(add[i]), I.m * add[i] + W[i] * I.h);            // eq. (3f)
         if (f_ext) f[i] -= (*f_ext)[i];                                                   //  − f^x

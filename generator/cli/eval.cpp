@@ -26,6 +26,10 @@ VecX<double> state_array(const State& s, const ArraySpec& a, const Model& model)
             const std::vector<double> f = external_wrench_array(s, a.element_names);
             return Eigen::Map<const VecX<double>>(f.data(), static_cast<long>(f.size()));
         }
+        case StateField::Parameters: {
+            const std::vector<double> pi = parameter_array(s, a.element_names, a.defaults);
+            return Eigen::Map<const VecX<double>>(pi.data(), static_cast<long>(pi.size()));
+        }
         case StateField::Q: return s.q;
         case StateField::V: return s.v;
         case StateField::A: return s.a;
@@ -66,7 +70,10 @@ EvalResults evaluate(const Model& model, const State& s, const std::vector<std::
     // rnea, aba and fd_crba_ltdl take the state's external wrenches, if it gives any
     std::vector<std::string> links;
     for (const auto& w : s.external_wrenches) links.push_back(w.first);
-    std::vector<KernelSpec> specs = kernel_specs(link_frames(model, links, s.file + ": 'external_wrenches'", true), {});
+    std::vector<std::string> payload;  // and its payload's parameters
+    for (const auto& p : s.parameters) payload.push_back(p.first);
+    std::vector<KernelSpec> specs = kernel_specs(link_frames(model, links, s.file + ": 'external_wrenches'", true), {},
+                                                 link_frames(model, payload, s.file + ": 'parameters'", true));
     if (ncmtm_order != 0)
         for (KernelSpec& k : ncmtm_kernel_specs(model, ncmtm_order)) specs.push_back(std::move(k));
     for (const std::string& p : problems) {

@@ -21,7 +21,7 @@ struct GenerateArgs {
     std::string dir, name, scalar = "double", measure;
     std::string max_operations = std::to_string(sym::Graph::default_max_nodes);
     std::string snap_tolerance = fmt::format("{:g}", kSnapTolerance);
-    std::vector<std::string> kernels, problems, external_forces, frames;
+    std::vector<std::string> kernels, problems, external_forces, frames, parameters;
     bool trig_entry_points = false;
     int ncmtm_order = 0;
     bool ncmtm = false;  // --ncmtm-order given (0 included: it is out of range)
@@ -59,6 +59,8 @@ void generate(const GenerateArgs& a, const std::string& command_line, std::ostre
         if (!l.empty()) o.external_forces.push_back(l);
     for (const std::string& l : a.frames)
         if (!l.empty()) o.frames.push_back(l);
+    for (const std::string& l : a.parameters)
+        if (!l.empty()) o.parameters.push_back(l);
     if (a.ncmtm) ncmtm_kernel_specs(model, a.ncmtm_order);  // an order out of range, before any work
     if (!forward_dynamics_refusal(model).empty())
         std::cerr << "rbdgen: warning: " << forward_dynamics_refusal(model)
@@ -85,7 +87,10 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     c->add_option("--scalar", a->scalar, "the kernels' arithmetic: double (default) or float")->type_name("double|float");
     std::string list;
     for (const std::string& k : kernel_names()) list += (list.empty() ? "" : ",") + k;
-    c->add_option("--kernels", a->kernels, "comma-separated kernels to emit (default: all): " + list)->delimiter(',')->type_name("LIST")->allow_extra_args(false);
+    std::string on_request;
+    for (const std::string& k : kernel_names(true)) on_request += (on_request.empty() ? "" : ",") + k;
+    c->add_option("--kernels", a->kernels, "comma-separated kernels to emit (default: all of " + list + "); also " + on_request +
+                                               ", emitted only when named")->delimiter(',')->type_name("LIST")->allow_extra_args(false);
     c->add_option("--external-forces", a->external_forces,
                   "comma-separated links (all: every body's own link) whose external wrench rnea, aba and fd_crba_ltdl take "
                   "as input f_ext, a row of 6 a link: [torque; force] in the link's URDF frame, about its origin; a link "
@@ -94,6 +99,10 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
                   "comma-separated links (a tool flange, a sole, a camera: fixed links merged into a body keep their frame) "
                   "whose pose fk also returns (output frame_pose), with kernels frame_jacobians (6 x NV a frame) and "
                   "frame_motion (velocity and classical acceleration), world-aligned")->delimiter(',')->type_name("LINKS")->allow_extra_args(false);
+    c->add_option("--parameters", a->parameters,
+                  "comma-separated links (a gripper, a tool) whose 10 inertial parameters rnea, gravity, nle, crba, aba and "
+                  "fd_crba_ltdl take as input pi (a payload changed at run time); the header's parameters_urdf holds the "
+                  "URDF's")->delimiter(',')->type_name("LINKS")->allow_extra_args(false);
     c->add_option("--max-operations", a->max_operations,
                   "refuse a kernel of more expression nodes than N, too large to be worth compiling (default " +
                       a->max_operations + ")")->type_name("N");

@@ -44,9 +44,19 @@ const JointLayout* floating_root(const Layout& layout) {
 }  // namespace
 
 State parse_state(const Layout& model, const nlohmann::json& json, const std::string& file) {
-    check_keys(json, file, "the state", {"q", "v", "a", "tau", "gravity", "base", "measurements", "motion", "external_wrenches"});
+    check_keys(json, file, "the state",
+               {"q", "v", "a", "tau", "gravity", "base", "measurements", "motion", "external_wrenches", "parameters"});
     State s;
     s.file = file;
+    if (json.contains("parameters")) {
+        const nlohmann::json& w = json["parameters"];
+        if (!w.is_object())
+            throw Error(file + ": 'parameters' must be an object {\"<link>\": [m, mcx, mcy, mcz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz], ...}");
+        for (const auto& [link, values] : w.items()) {
+            s.parameters.push_back({link, std::vector<double>(10)});
+            read_array(values, s.parameters.back().second.data(), 10, file, "parameters." + link);
+        }
+    }
     if (json.contains("external_wrenches")) {
         const nlohmann::json& w = json["external_wrenches"];
         if (!w.is_object())
@@ -181,6 +191,34 @@ std::vector<double> external_wrench_array(const State& state, const std::vector<
                         "; generate them with --external-forces " + link + " (EXTERNAL_FORCES in rbdgen_add_robot)");
         }
         for (int k = 0; k < 6; ++k) out[6 * (at - links.begin()) + k] = f[k];
+    }
+    return out;
+}
+
+std::vector<double> parameter_array(const State& state, const std::vector<std::string>& links, const std::vector<double>& urdf) {
+    std::vector<double> out = urdf;
+    for (const auto& [link, pi] : state.parameters) {
+        const auto at = std::find(links.begin(), links.end(), link);
+        if (at == links.end()) {
+            std::string list;
+            for (const std::string& l : links) list += (list.empty() ? "" : ", ") + l;
+            throw Error(state.file + ": 'parameters' names link '" + link + "', but " +
+                        (links.empty() ? std::string("these kernels take no inertial parameters")
+                                       : "these kernels take the parameters of " + list + " only") +
+                        "; generate them with --parameters " + link + " (PARAMETERS in rbdgen_add_robot)");
+        }
+        // physically valid: m > 0 and the rotational inertia about the centre of mass, Ī − m (|c|² 1 − c cᵀ), positive definite
+        const double m = pi[0];
+        const Vec3<double> c = Vec3<double>(pi[1], pi[2], pi[3]) / m;
+        Mat3<double> I;
+        I << pi[4], pi[5], pi[7], pi[5], pi[6], pi[8], pi[7], pi[8], pi[9];
+        const Mat3<double> I_c = I - m * (c.squaredNorm() * Mat3<double>::Identity() - c * c.transpose());
+        if (!(m > 0) || !(Eigen::SelfAdjointEigenSolver<Mat3<double>>(I_c).eigenvalues().minCoeff() > 0))
+            throw Error(state.file + ": 'parameters." + link + "' is not a physical body: " +
+                        (m > 0 ? "its rotational inertia about the centre of mass is not positive definite"
+                               : "its mass is not positive") +
+                        "; give [m, m cx, m cy, m cz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz] about the link's origin");
+        std::copy(pi.begin(), pi.end(), out.begin() + 10 * (at - links.begin()));
     }
     return out;
 }

@@ -4,6 +4,7 @@
 //             "wrench": [6]},
 //    "measurements": {"<sensor of a problem file>": [values], ...},
 //    "external_wrenches": {"<link>": [nx, ny, nz, fx, fy, fz], ...},   (in the link's URDF frame, about its origin)
+//    "parameters": {"<link>": [m, mcx, mcy, mcz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz], ...},   (a payload, same frame)
 //    "motion": {"<joint>": [q, q', q'', ...], ...}}   (the N-CMTM kernels: N + 2 values a joint; a floating
 //    base as "base": {"motion": [[position 3, quaternion 4], [velocity 6], [acceleration 6], ...]})
 // Absent entries are zero (the quaternion defaults to the identity, gravity to (0, 0, −9.81)).
@@ -38,6 +39,7 @@ struct State {
     Vec3<double> gravity{0, 0, -9.81};
     std::map<std::string, std::vector<double>> measurements;  // "measurements": {"<sensor>": [values]}
     std::vector<std::pair<std::string, Vec6<double>>> external_wrenches;  // "external_wrenches", in the file's order
+    std::vector<std::pair<std::string, std::vector<double>>> parameters;   // "parameters", 10 a link
     // "motion": a joint's position and its derivatives (a floating base: 7 numbers, then 6 an order)
     struct MotionEntry {
         std::string name;  // the joint, or "base"
@@ -58,6 +60,11 @@ std::vector<double> measurement_array(const State& state, const std::vector<std:
 // The external wrenches on `links`, 6 a link (zero for a link the state leaves out). Throws
 // rbdgen::Error when the state gives a wrench on a link not among them (the kernels would ignore it).
 std::vector<double> external_wrench_array(const State& state, const std::vector<std::string>& links);
+
+// The inertial parameters of `links`, 10 a link: the state's, or `urdf`'s (10 a link) for a link it
+// leaves out. Throws rbdgen::Error for a link not among them, or a physically invalid payload: a mass
+// that is not positive, or a rotational inertia about the centre of mass that is not positive definite.
+std::vector<double> parameter_array(const State& state, const std::vector<std::string>& links, const std::vector<double>& urdf);
 
 // The state's "motion" for the N-CMTM kernels of order N: the positions q (NQ; joints it leaves out at
 // 0, a floating base at the identity), and ψ, ψ̇, …, ψ^(N) as (N + 1) x NV row-major. Throws

@@ -57,6 +57,7 @@ std::vector<std::vector<double>> inputs(const Model& model, const Kernel& k, Dra
             case StateField::Measurements: in.push_back(d.vector(a.size(), 10)); continue;
             case StateField::Motion: in.push_back(d.vector(a.size(), d.speed())); continue;
             case StateField::ExternalWrenches: in.push_back(d.vector(a.size(), 20)); continue;
+            case StateField::Parameters: in.push_back(s.defaults); continue;  // the URDF's values
             case StateField::None: break;
         }
         const Kernel* p = s.produced_by.empty() ? nullptr : producer(s.produced_by);

@@ -1,5 +1,7 @@
 #include "emit/generate.hpp"
 
+#include "algorithms/regressor.hpp"
+
 #include <fmt/args.h>
 #include <fmt/format.h>
 
@@ -51,6 +53,8 @@ struct Context {
     const std::string& ns;
     std::string header, banner, fd_refusal;
     std::vector<std::string> wrench_links;  // --external-forces, resolved (the kernels' f_ext rows)
+    std::vector<std::string> payload_links;  // --parameters (the kernels' pi rows)
+    std::vector<double> payload_urdf;        // their URDF values, 10 a link
 };
 
 // One emitted kernel: the trace, and whether it is refused (H singular) or gets an `_sc` entry point.
@@ -111,6 +115,22 @@ std::string header_file(const Context& c, const std::vector<Emitted>& kernels) {
                                    b.joint.type == JointType::Floating ? "true" : "false", b.q_index, b.v_index);
     }
     for (const std::string& d : model.dof_names()) dof_names += "    " + string_literal(d) + ",\n";
+    if (!c.payload_links.empty()) {  // the URDF's values of the kernels' input pi
+        std::string values, links;
+        for (size_t k = 0; k < c.payload_links.size(); ++k) {
+            links += fmt::format("//   {}: {}\n", k, comment_text(c.payload_links[k]));
+            values += "   ";
+            for (int p = 0; p < kInertialParameters; ++p) values += " " + scalar_literal(c.payload_urdf[kInertialParameters * k + p], c.o.scalar) + ",";
+            values += "\n";
+        }
+        declarations += fmt::format(
+            "// The URDF's inertial parameters of the links whose parameters the kernels take (input pi), a row\n"
+            "// of 10 a link: m, m cx, m cy, m cz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz, in the link's URDF frame, the\n"
+            "// rotational inertia about its origin. Start from these and add a payload's. The kernels assume a\n"
+            "// physical body (m > 0, the inertia about the centre of mass positive definite): the caller ensures it.\n"
+            "{}inline constexpr Scalar parameters_urdf[{}] = {{\n{}}};\n\n",
+            links, c.payload_urdf.size(), values);
+    }
     for (const Emitted& e : kernels) declarations += declaration(e);
     if (c.o.trig_entry_points)
         declarations += "// sin and cos of every joint position, for the _sc entry points (entries of non-revolute coordinates are\n"
@@ -144,7 +164,8 @@ std::string state_buffer(StateField f) {
         case StateField::Measurements:
         case StateField::MotionQ:
         case StateField::Motion:
-        case StateField::ExternalWrenches: break;
+        case StateField::ExternalWrenches:
+        case StateField::Parameters: break;
     }
     return "";
 }
@@ -195,6 +216,14 @@ std::string buffers(const std::string& ns, const std::vector<Emitted>& kernels, 
         if (s.state == StateField::ExternalWrenches && eval) {
             text += fmt::format("        const std::vector<Scalar> {} = to_scalar(rbdgen::external_wrench_array(s, {}));\n",
                                 buffer(k, a), list_literal(s.element_names));
+            continue;
+        }
+        if (s.state == StateField::Parameters) {  // the state's payload, or the URDF's
+            const std::string urdf = fmt::format("std::vector<double>({0}::parameters_urdf, {0}::parameters_urdf + {1})", ns, a.size());
+            text += eval ? fmt::format("        const std::vector<Scalar> {} = to_scalar(rbdgen::parameter_array(s, {}, {}));\n", buffer(k, a),
+                                       list_literal(s.element_names), urdf)
+                         : fmt::format("        const std::vector<Scalar> {}({}::parameters_urdf, {}::parameters_urdf + {});\n", buffer(k, a), ns,
+                                       ns, a.size());
             continue;
         }
         if (s.state == StateField::Motion && eval) {
@@ -254,8 +283,12 @@ std::string drivers_text(const Context& c, const std::vector<Emitted>& kernels, 
         }
     }
     if (eval) {  // inside main's try block
-        // a wrench on a link the kernels do not take is an error, not ignored
-        calls = fmt::format("    (void)rbdgen::external_wrench_array(s, {});\n", list_literal(c.wrench_links)) + calls;
+        // a wrench or a payload on a link the kernels do not take is an error, not ignored
+        calls = fmt::format("    (void)rbdgen::external_wrench_array(s, {});\n    (void)rbdgen::parameter_array(s, {}, {});\n",
+                            list_literal(c.wrench_links), list_literal(c.payload_links),
+                            c.payload_links.empty() ? std::string("{}")
+                                                    : fmt::format("std::vector<double>({0}::parameters_urdf, {0}::parameters_urdf + {1})",
+                                                                  c.ns, c.payload_urdf.size())) + calls;
         std::string indented;
         for (size_t p = 0, e; p < calls.size(); p = e + 1) {
             e = calls.find('\n', p);
@@ -369,6 +402,12 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
         int size = 0;
         for (const KernelArray& a : e.kernel.outputs) size += a.size();
         entry["output_size"] = size;
+        // the outputs' structural nonzeros: the entries not folded to the constant 0 (H's and Y's
+        // branch-induced zeros, a Jacobian's columns of joints that do not move the link)
+        long nonzeros = 0;
+        for (int id : e.kernel.all_output_nodes())
+            nonzeros += !(e.kernel.graph->node(id).op == sym::Op::Const && e.kernel.graph->node(id).value == 0.0);
+        entry["output_nonzeros"] = nonzeros;
         if (e.refused) entry["refused"] = c.fd_refusal;
         else
             entry["float_error"] = {{"worst", finite_or_inf(e.float_error.worst)}, {"p99", finite_or_inf(e.float_error.p99)},
@@ -415,6 +454,7 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
     if (c.o.ncmtm_order != 0) report["ncmtm_order"] = c.o.ncmtm_order;
     if (!c.wrench_links.empty()) report["external_forces"] = c.wrench_links;
     if (!c.o.frames.empty()) report["frames"] = c.o.frames;
+    if (!c.payload_links.empty()) report["parameters"] = c.payload_links;
     if (!problems.empty()) report["problems"] = problems;
     report["jsim_pattern"] = p.H;
     report["ltdl_pattern"] = p.L;
@@ -532,11 +572,17 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
     const std::vector<LinkFrame> sites = link_frames(model, wrench_links, "--external-forces", true);
     for (const LinkFrame& s : sites) c.wrench_links.push_back(s.link);
     const std::vector<LinkFrame> frames = link_frames(model, o.frames, "--frames", false);
+    const std::vector<LinkFrame> payload = link_frames(model, o.parameters, "--parameters", true);
+    for (const LinkFrame& l : payload) {
+        c.payload_links.push_back(l.link);
+        const auto pi = parameters_of_inertia(l.I);
+        c.payload_urdf.insert(c.payload_urdf.end(), pi.data(), pi.data() + pi.size());
+    }
     // Problems on Nori's system, analysed (orderings, pivots, rank) before anything is traced.
     std::vector<std::shared_ptr<const ProblemAnalysis>> analyses;
     std::vector<KernelSpec> specs;
     std::vector<const ProblemAnalysis*> problem_of;  // of each spec: its problem, or none
-    for (const KernelSpec& spec : kernel_specs(sites, frames))
+    for (const KernelSpec& spec : kernel_specs(sites, frames, payload))
         if (std::find(names.begin(), names.end(), spec.name) != names.end()) specs.push_back(spec), problem_of.push_back(nullptr);
     for (const std::string& p : o.problems) {
         const Problem problem = load_problem(model, p);

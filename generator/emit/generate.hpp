@@ -25,6 +25,7 @@ struct GenerateOptions {
     int ncmtm_order = 0;                     // > 0: also the N-CMTM kernels of this order (ncmtm_fk, cornea, ncmtm_fd)
     std::vector<std::string> external_forces;  // links whose wrench rnea, aba and fd_crba_ltdl take ("all": every body's)
     std::vector<std::string> frames;           // operational frames: fk's frame_pose, frame_jacobians, frame_motion
+    std::vector<std::string> parameters;       // links whose inertial parameters the dynamics kernels take (a payload)
 };
 
 using Files = std::map<std::string, std::string>;

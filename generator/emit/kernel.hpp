@@ -25,7 +25,8 @@ enum class ArrayLayout {
 // takes something a state does not give, and is not in eval's output.
 // MotionQ and Motion: q and the joint motion ψ, ψ̇, …, ψ^(N) of STATE.json's "motion" (the N-CMTM kernels).
 // ExternalWrenches: STATE.json's "external_wrenches", a row of 6 a link (the array's element names).
-enum class StateField { None, Q, V, A, Tau, Gravity, Measurements, MotionQ, Motion, ExternalWrenches };
+// Parameters: STATE.json's "parameters", a row of 10 a link (the URDF's values for a link it leaves out).
+enum class StateField { None, Q, V, A, Tau, Gravity, Measurements, MotionQ, Motion, ExternalWrenches, Parameters };
 
 // How `rbdgen eval` prints an output: by joint name (NV entries), as the NV x NV matrix with the
 // names of its rows, by the array's element names, by joint name a list of derivatives (rows: the
@@ -45,6 +46,7 @@ struct ArraySpec {
     // Measurements input ("<sensor>.<component>", filled from STATE.json's "measurements") and Named
     // outputs: a name an element.
     std::vector<std::string> element_names;
+    std::vector<double> defaults;  // Parameters: the URDF's values (the float budget's and bench driver's input)
     int n_rows(const Model& m) const { return rows(m); }
     int n_cols(const Model& m) const { return cols ? cols(m) : 1; }
     int size(const Model& m) const { return n_rows(m) * n_cols(m); }
@@ -59,7 +61,8 @@ struct KernelSpec {
     // Forward dynamics is undefined when H is singular (a joint moving only massless links): the
     // kernel is then emitted returning NaN, and eval leaves it out naming why.
     bool forward_dynamics = false;
-    // Emitted only when --kernels names it (the N-CMTM Jacobians: large, and not every user wants them).
+    // Emitted only when --kernels names it (the regressor and the N-CMTM Jacobians: large, and not every
+    // user wants them).
     bool on_request = false;
     // The algorithm on the two scalars: the reference (double) and the tracer (symbolic).
     std::function<Arrays<double>(const Model&, const Arrays<double>&)> reference;
@@ -80,7 +83,10 @@ std::vector<LinkFrame> link_frames(const Model& model, const std::vector<std::st
 // take input f_ext, a row of 6 a link, [torque; force] in the link's URDF frame about its origin) and
 // operational frames (--frames: fk also returns their poses, and the kernels frame_jacobians and
 // frame_motion are added); kernel_specs() when there are neither.
-std::vector<KernelSpec> kernel_specs(const std::vector<LinkFrame>& wrenches, const std::vector<LinkFrame>& frames);
+// With a payload (--parameters), rnea, gravity, nle, crba, aba and fd_crba_ltdl take input pi: the
+// links' inertial parameters, a row of 10 a link (algorithms/regressor.hpp's order).
+std::vector<KernelSpec> kernel_specs(const std::vector<LinkFrame>& wrenches, const std::vector<LinkFrame>& frames,
+                                     const std::vector<LinkFrame>& payload = {});
 // The kernels only --frames adds.
 const std::vector<std::string>& frame_kernel_names();
 // The kernels of one analysed problem on Nori's system (sparse/analysis.hpp), named after it: the
@@ -96,7 +102,8 @@ std::vector<KernelSpec> ncmtm_kernel_specs(const Model& model, int order);
 constexpr int kMaxNcmtmOrder = 12;
 // The spec of `name`; throws rbdgen::Error listing the kernels when there is none.
 const KernelSpec& kernel_spec(const std::string& name);
-std::vector<std::string> kernel_names();
+// The kernels emitted by default, or (on_request) those emitted only when --kernels names them.
+std::vector<std::string> kernel_names(bool on_request = false);
 
 // An array of a traced kernel: the spec's, sized for the model.
 struct KernelArray {

@@ -18,6 +18,7 @@
 #include "algorithms/frames.hpp"
 #include "algorithms/jacobians.hpp"
 #include "algorithms/ltdl.hpp"
+#include "algorithms/regressor.hpp"
 #include "algorithms/rnea.hpp"
 #include "emit/kernel.hpp"
 #include "emit/names.hpp"
@@ -120,17 +121,61 @@ ArraySpec f_ext_in(const std::vector<LinkFrame>& sites) {
     for (const LinkFrame& s : sites) a.element_names.push_back(s.link);
     return a;
 }
-// The sites' wrenches f^x (the kernel's last input, when there are sites) as each body's, in its own
-// frame: ⁱX_f* f = (ᶠX_i)ᵀ f, summed over the sites of a body; none without sites.
-template <class A>
-std::optional<std::vector<Vec6<ScalarOf<A>>>> body_wrenches(const Model& m, const std::vector<LinkFrame>& sites, const A& x) {
-    using S = ScalarOf<A>;
-    if (sites.empty()) return std::nullopt;
-    std::vector<Vec6<S>> f(m.N(), Vec6<S>::Zero());
-    for (size_t s = 0; s < sites.size(); ++s)
-        f[sites[s].body] += sites[s].X.template cast<S>().transpose_apply(Vec6<S>(x.back().template segment<6>(6 * s)));
-    return f;
+ArraySpec pi_in(const std::vector<LinkFrame>& links) {
+    ArraySpec a{"pi", "inertial parameters, a row of 10 a link (" + link_list(links) + "): m, m cx, m cy, m cz, Ixx, Ixy, Iyy, "
+                      "Ixz, Iyz, Izz, in the link's URDF frame, the rotational inertia about its origin (parameters_urdf "
+                      "holds the URDF's); a physically valid payload is the caller's to ensure",
+                [n = static_cast<int>(links.size())](const Model&) { return n; }, [](const Model&) { return kInertialParameters; },
+                ArrayLayout::RowMajor, StateField::Parameters};
+    for (const LinkFrame& l : links) {
+        a.element_names.push_back(l.link);
+        const auto pi = parameters_of_inertia(l.I);
+        a.defaults.insert(a.defaults.end(), pi.data(), pi.data() + pi.size());
+    }
+    return a;
 }
+
+// What a kernel takes at run time beyond its algorithm's own inputs, appended to them in this order:
+// the wrenches on `wrenches` (input f_ext) and the inertial parameters of `payload` (input pi).
+struct RunTime {
+    std::vector<LinkFrame> wrenches, payload;
+    std::vector<ArraySpec> inputs(std::vector<ArraySpec> own, bool with_wrenches) const {
+        if (with_wrenches && !wrenches.empty()) own.push_back(f_ext_in(wrenches));
+        if (!payload.empty()) own.push_back(pi_in(payload));
+        return own;
+    }
+    // The wrenches f^x as each body's, in its own frame: ⁱX_f* f = (ᶠX_i)ᵀ f, summed over a body's
+    // links; none without wrenches.
+    template <class A> std::optional<std::vector<Vec6<ScalarOf<A>>>> body_wrenches(const Model& m, const A& x) const {
+        using S = ScalarOf<A>;
+        if (wrenches.empty()) return std::nullopt;
+        const VecX<S>& f_ext = x[x.size() - 1 - (payload.empty() ? 0 : 1)];
+        std::vector<Vec6<S>> f(m.N(), Vec6<S>::Zero());
+        for (size_t s = 0; s < wrenches.size(); ++s)
+            f[wrenches[s].body] += wrenches[s].X.template cast<S>().transpose_apply(Vec6<S>(f_ext.template segment<6>(6 * s)));
+        return f;
+    }
+    // Every body's inertia with the payload links' parameters (the last input) in place of the URDF's:
+    // I_i = (I_i − Σ ⁱX_f* I_f ᶠX_i) + Σ ⁱX_f* I(π_f) ᶠX_i over the links f on body i, the first part
+    // a constant; none without a payload.
+    template <class A> std::optional<BodyInertias<ScalarOf<A>>> body_inertias(const Model& m, const A& x) const {
+        using S = ScalarOf<A>;
+        if (payload.empty()) return std::nullopt;
+        std::vector<RigidBodyInertia<double>> rest;
+        for (const Body& b : m.bodies) rest.push_back(b.I);
+        for (const LinkFrame& l : payload) {
+            const RigidBodyInertia<double> I_f = l.I.expressed_in_parent(l.X);
+            rest[l.body] = {rest[l.body].m - I_f.m, rest[l.body].h - I_f.h, rest[l.body].Ibar - I_f.Ibar};
+        }
+        BodyInertias<S> I;
+        for (const RigidBodyInertia<double>& r : rest) I.push_back(r.cast<S>());
+        for (size_t k = 0; k < payload.size(); ++k)
+            I[payload[k].body] = I[payload[k].body] + inertia_of_parameters<S>(x.back().template segment<kInertialParameters>(
+                                                                                  kInertialParameters * k))
+                                                          .expressed_in_parent(payload[k].X.template cast<S>());
+        return I;
+    }
+};
 template <class T> const T* pointer(const std::optional<T>& x) { return x ? &*x : nullptr; }
 
 template <class S> void put_pose(const Transform<S>& X_0, S* out) {  // R (link to world) row-major, then p
@@ -139,12 +184,10 @@ template <class S> void put_pose(const Transform<S>& X_0, S* out) {  // R (link 
     for (int r = 0; r < 3; ++r) out[9 + r] = X_0.r[r];
 }
 
-std::vector<KernelSpec> make_specs(const std::vector<LinkFrame>& sites, const std::vector<LinkFrame>& frames) {
-    // rnea, aba and fd_crba_ltdl take the sites' wrenches as their last input, when there are sites
-    const auto with_wrenches = [&sites](std::vector<ArraySpec> inputs) {
-        if (!sites.empty()) inputs.push_back(f_ext_in(sites));
-        return inputs;
-    };
+std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<LinkFrame>& frames) {
+    // rnea, aba and fd_crba_ltdl take the wrenches, the kernels of the dynamics the payload
+    const auto with_wrenches = [&run_time](std::vector<ArraySpec> inputs) { return run_time.inputs(std::move(inputs), true); };
+    const auto with_payload = [&run_time](std::vector<ArraySpec> inputs) { return run_time.inputs(std::move(inputs), false); };
     std::vector<KernelSpec> k;
     const int n_frames = static_cast<int>(frames.size());
     std::vector<ArraySpec> fk_out{{"pose", "12 per body: R row-major, then p", [](const Model& m) { return 12 * m.N(); }}};
@@ -170,29 +213,35 @@ std::vector<KernelSpec> make_specs(const std::vector<LinkFrame>& sites, const st
         }));
     k.push_back(spec("rnea", "Inverse dynamics by the recursive Newton-Euler algorithm: tau = ID(q, qd, qdd).",
         with_wrenches({q_in(), qd_in(), qdd_in(), gravity_in()}), {joint_vector_out("tau", "joint forces")},
-        [sites](const Model& m, const auto& x) {
+        [run_time](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
-            const auto f_ext = body_wrenches(m, sites, x);
-            return labelled<RneaBodies<S>>(m, [&](auto* b) { return rnea<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), b); });
+            const auto f_ext = run_time.body_wrenches(m, x);
+            const auto I = run_time.body_inertias(m, x);
+            return labelled<RneaBodies<S>>(m, [&](auto* b) { return rnea<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), b, pointer(I)); });
         }));
-    k.push_back(spec("gravity", "Gravity vector g(q) = ID(q, 0, 0).", {q_in(), gravity_in()},
+    k.push_back(spec("gravity", "Gravity vector g(q) = ID(q, 0, 0).", with_payload({q_in(), gravity_in()}),
         {joint_vector_out("g", "generalized gravity forces")},
-        [](const Model& m, const auto& x) {
+        [run_time](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
             const VecX<S> zero = VecX<S>::Zero(m.nv);
-            return labelled<RneaBodies<S>>(m, [&](auto* b) { return rnea<S>(m, x[0], zero, zero, vec3(x[1]), nullptr, b); });
+            const auto I = run_time.body_inertias(m, x);
+            return labelled<RneaBodies<S>>(m, [&](auto* b) { return rnea<S>(m, x[0], zero, zero, vec3(x[1]), nullptr, b, pointer(I)); });
         }));
     k.push_back(spec("nle", "Nonlinear effects C(q, qd) qd + g(q) = ID(q, qd, 0), as Pinocchio's nonLinearEffects.",
-        {q_in(), qd_in(), gravity_in()}, {joint_vector_out("nle", "Coriolis, centrifugal and gravity forces")},
-        [](const Model& m, const auto& x) {
+        with_payload({q_in(), qd_in(), gravity_in()}), {joint_vector_out("nle", "Coriolis, centrifugal and gravity forces")},
+        [run_time](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
             const VecX<S> zero = VecX<S>::Zero(m.nv);
-            return labelled<RneaBodies<S>>(m, [&](auto* b) { return rnea<S>(m, x[0], x[1], zero, vec3(x[2]), nullptr, b); });
+            const auto I = run_time.body_inertias(m, x);
+            return labelled<RneaBodies<S>>(m, [&](auto* b) { return rnea<S>(m, x[0], x[1], zero, vec3(x[2]), nullptr, b, pointer(I)); });
         }));
     ArraySpec H_out = nv_matrix("H", "joint-space inertia matrix, row-major", ArrayLayout::RowMajor);
     H_out.json = JsonForm::JointMatrix;
     k.push_back(spec("crba", "Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).",
-        {q_in()}, {H_out}, [](const Model& m, const auto& x) { return std::vector{row_major(crba(m, x[0]))}; }));
+        with_payload({q_in()}), {H_out}, [run_time](const Model& m, const auto& x) {
+            const auto I = run_time.body_inertias(m, x);
+            return std::vector{row_major(crba(m, x[0], pointer(I)))};
+        }));
     ArraySpec H_in = nv_matrix("H", "joint-space inertia matrix, row-major (lower triangle read)", ArrayLayout::LowerRowMajor);
     H_in.produced_by = "crba";
     k.push_back(spec("ltdl",
@@ -213,17 +262,19 @@ std::vector<KernelSpec> make_specs(const std::vector<LinkFrame>& sites, const st
         }, true));
     k.push_back(spec("fd_crba_ltdl", "Forward dynamics by CRBA + sparse LTDL + solve: qdd = H^-1 (tau - C).",
         with_wrenches({q_in(), qd_in(), tau_in(), gravity_in()}), {joint_vector_out("qdd", "joint accelerations")},
-        [sites](const Model& m, const auto& x) {
+        [run_time](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
-            const auto f_ext = body_wrenches(m, sites, x);
-            return labelled<RneaBodies<S>>(m, [&](auto* b) { return fd_crba_ltdl<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), b); });
+            const auto f_ext = run_time.body_wrenches(m, x);
+            const auto I = run_time.body_inertias(m, x);
+            return labelled<RneaBodies<S>>(m, [&](auto* b) { return fd_crba_ltdl<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), b, pointer(I)); });
         }, true));
     k.push_back(spec("aba", "Forward dynamics by the articulated-body algorithm: qdd = FD(q, qd, tau).",
         with_wrenches({q_in(), qd_in(), tau_in(), gravity_in()}), {joint_vector_out("qdd", "joint accelerations")},
-        [sites](const Model& m, const auto& x) {
+        [run_time](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
-            const auto f_ext = body_wrenches(m, sites, x);
-            return labelled<AbaBodies<S>>(m, [&](auto* b) { return aba<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), b); });
+            const auto f_ext = run_time.body_wrenches(m, x);
+            const auto I = run_time.body_inertias(m, x);
+            return labelled<AbaBodies<S>>(m, [&](auto* b) { return aba<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), b, pointer(I)); });
         }, true));
     k.push_back(spec("jacobians",
         "Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in "
@@ -231,6 +282,19 @@ std::vector<KernelSpec> make_specs(const std::vector<LinkFrame>& sites, const st
         {q_in()}, {{"J", "6 x NV, row-major, [angular; linear] about the world origin", [](const Model&) { return 6; }, nv,
                     ArrayLayout::RowMajor}},
         [](const Model& m, const auto& x) { return std::vector{row_major(spatial_jacobian(m, x[0]))}; }));
+    // The regressor, on request (CMake reads the default kernels from `k.push_back(spec(`)
+    KernelSpec regressor_spec = spec("regressor",
+        "Inverse-dynamics regressor Y(q, qd, qdd): tau = Y pi, pi the 10 inertial parameters of every body in turn (m, "
+        "m c, and the rotational inertia about the link's origin: Ixx, Ixy, Iyy, Ixz, Iyz, Izz), in its URDF link frame.",
+        {q_in(), qd_in(), qdd_in(), gravity_in()},
+        {{"Y", "NV x 10 NB, row-major; zero where a joint does not support the body", nv,
+          [](const Model& m) { return kInertialParameters * m.N(); }, ArrayLayout::RowMajor}},
+        [](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            return std::vector{row_major(regressor<S>(m, x[0], x[1], x[2], vec3(x[3])))};
+        });
+    regressor_spec.on_request = true;
+    k.push_back(std::move(regressor_spec));
     if (frames.empty()) return k;
     // --frames: their Jacobians and motion (CMake reads the fixed kernels' names from `k.push_back(spec(`; these
     // are not always there)
@@ -502,8 +566,9 @@ const std::vector<KernelSpec>& kernel_specs() {
     return specs;
 }
 
-std::vector<KernelSpec> kernel_specs(const std::vector<LinkFrame>& wrenches, const std::vector<LinkFrame>& frames) {
-    return make_specs(wrenches, frames);
+std::vector<KernelSpec> kernel_specs(const std::vector<LinkFrame>& wrenches, const std::vector<LinkFrame>& frames,
+                                     const std::vector<LinkFrame>& payload) {
+    return make_specs(RunTime{wrenches, payload}, frames);
 }
 
 const std::vector<std::string>& frame_kernel_names() {
@@ -520,7 +585,8 @@ std::vector<LinkFrame> link_frames(const Model& model, const std::vector<std::st
                         closest_link_names(model, name));
         if (moving && f->body < 0)
             throw Error(where + ": link '" + comment_text(name) + "' is welded to the fixed base of " + model.source +
-                        ": a wrench on it moves nothing; name a moving link (or load the robot with a floating base)");
+                        ": nothing moves it, so it does not enter the dynamics; name a moving link (or load the robot with a "
+                        "floating base)");
         if (std::any_of(out.begin(), out.end(), [&](const LinkFrame& s) { return s.link == name; }))
             throw Error(where + ": link '" + comment_text(name) + "' is named twice; name it once");
         out.push_back(*f);
@@ -528,9 +594,10 @@ std::vector<LinkFrame> link_frames(const Model& model, const std::vector<std::st
     return out;
 }
 
-std::vector<std::string> kernel_names() {
+std::vector<std::string> kernel_names(bool on_request) {
     std::vector<std::string> names;
-    for (const KernelSpec& s : kernel_specs()) names.push_back(s.name);
+    for (const KernelSpec& s : kernel_specs())
+        if (s.on_request == on_request) names.push_back(s.name);
     return names;
 }
 
@@ -539,6 +606,7 @@ const KernelSpec& kernel_spec(const std::string& name) {
         if (s.name == name) return s;
     std::string list;
     for (const std::string& n : kernel_names()) list += (list.empty() ? "" : ", ") + n;
+    for (const std::string& n : kernel_names(true)) list += ", " + n;
     throw Error("unknown kernel '" + name + "'; the kernels are " + list);
 }
 

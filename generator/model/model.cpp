@@ -24,7 +24,7 @@ std::vector<std::string> Model::dof_names() const {
 
 std::optional<LinkFrame> link_frame(const Model& model, const std::string& name) {
     for (const Frame& f : model.frames)
-        if (f.name == name) return LinkFrame{name, f.body, f.body < 0 ? f.X_body : f.X_body * model.bodies[f.body].X_urdf};
+        if (f.name == name) return LinkFrame{name, f.body, f.body < 0 ? f.X_body : f.X_body * model.bodies[f.body].X_urdf, f.I};
     return std::nullopt;
 }
 

@@ -50,6 +50,7 @@ struct Frame {
     std::string name;
     int body = -1;              // -1 = fixed base
     Transform<double> X_body;   // ᶠX_body
+    RigidBodyInertia<double> I;  // the link's own inertia, in its frame (the body's I includes it)
 };
 
 struct Model {
@@ -79,6 +80,7 @@ struct LinkFrame {
     std::string link;
     int body = -1;
     Transform<double> X;
+    RigidBodyInertia<double> I;  // the link's own inertia, in its URDF frame
 };
 // Link `name`, if the model has it.
 std::optional<LinkFrame> link_frame(const Model& model, const std::string& name);

@@ -80,14 +80,13 @@ struct Builder {
 
     // Visit `link`, rigidly attached to `body` (-1 = fixed base) with ˡⁱⁿᵏX_body = X_link_body.
     void visit(const urdf::Link& link, int body, const Transform<double>& X_link_body) {
+        const RigidBodyInertia<double> I = link_inertia(file, link, options, model.warnings);  // checked even on a fixed base
         if (body >= 0) {
             Body& b = model.bodies[body];
-            b.I = b.I + link_inertia(file, link, options, model.warnings).expressed_in_parent(X_link_body);
+            b.I = b.I + I.expressed_in_parent(X_link_body);
             if (b.name != link.name) b.merged_links.push_back(link.name);
-        } else {
-            link_inertia(file, link, options, model.warnings);  // checked, but welded to the fixed base
         }
-        model.frames.push_back({link.name, body, X_link_body});
+        model.frames.push_back({link.name, body, X_link_body, I});
         for (const auto& joint_ptr : link.child_joints) {
             const urdf::Joint& joint = *joint_ptr;
             const urdf::Link& child = *model_links.at(joint.child_link_name);

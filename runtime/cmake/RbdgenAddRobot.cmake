@@ -1,6 +1,7 @@
 # rbdgen_add_robot(NAME URDF <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [NO_DRIVERS]
 #                  [SCALAR double|float] [KERNELS k1 k2 ...] [PROBLEMS id|fd|FILE.yaml ...]
-#                  [NCMTM_ORDER N] [EXTERNAL_FORCES link1 link2 ...|all] [FRAMES link1 link2 ...] [MEASURE]
+#                  [NCMTM_ORDER N] [EXTERNAL_FORCES link1 link2 ...|all] [FRAMES link1 link2 ...]
+#                  [PARAMETERS link1 link2 ...] [MEASURE]
 #                  [COMPILE_OPTIONS ...])
 #
 # MEASURE compiles each kernel once more at generation, with the project's C++ compiler at -Os, and
@@ -10,6 +11,7 @@
 # ncmtm_torque_jacobian when KERNELS names them.
 # EXTERNAL_FORCES gives rnea, aba and fd_crba_ltdl an input f_ext: the wrench on each of these links
 # (all: every body's own link), [torque; force] in the link's URDF frame about its origin.
+# PARAMETERS keeps the inertial parameters of these links as the dynamics kernels' input pi (a payload).
 # FRAMES adds operational frames: fk also returns their poses, and the kernels frame_jacobians and
 # frame_motion (README "Generated code").
 # PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (README "Problems"): id,
@@ -66,7 +68,7 @@ endfunction()
 # or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE" "URDF;SCALAR;NCMTM_ORDER" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE" "URDF;SCALAR;NCMTM_ORDER" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS" ${ARGN})
   if(NOT R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's URDF file with URDF <file>")
   endif()
@@ -92,7 +94,7 @@ function(rbdgen_add_robot NAME)
   foreach(k ${R_KERNELS})
     if(k IN_LIST ncmtm_all AND DEFINED R_NCMTM_ORDER)
       list(APPEND ncmtm_kernels ${k})
-    elseif(k IN_LIST frame_kernels AND R_FRAMES)
+    elseif((k IN_LIST frame_kernels AND R_FRAMES) OR k STREQUAL "regressor")
       list(APPEND fixed_kernels ${k})
     elseif(NOT k IN_LIST RBDGEN_KERNELS)
       message(FATAL_ERROR "rbdgen_add_robot(${NAME}): unknown kernel '${k}'; the kernels are ${RBDGEN_KERNELS} (and ${ncmtm_all} with NCMTM_ORDER)")
@@ -159,6 +161,10 @@ function(rbdgen_add_robot NAME)
   if(R_FRAMES)
     string(REPLACE ";" "," frame_links "${R_FRAMES}")
     list(APPEND flags --frames "${frame_links}")
+  endif()
+  if(R_PARAMETERS)
+    string(REPLACE ";" "," payload_links "${R_PARAMETERS}")
+    list(APPEND flags --parameters "${payload_links}")
   endif()
   string(REPLACE ";" "," kernel_list "${R_KERNELS}")
   # The generator: rbdgen's own target in its tree (or via add_subdirectory), else the imported one.
