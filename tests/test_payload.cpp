@@ -5,6 +5,7 @@
 // reads STATE.json "parameters" as `rbdgen eval` does and refuses an unphysical payload.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -124,6 +125,26 @@ TEST(Payload, EvalDriverReadsTheStatesParametersAndRefusesAnUnphysicalOne) {
     }
     state["parameters"]["link007"] = {2.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 1.0};  // Ixx < 0
     EXPECT_NE(run_both(state).first.out.find("not positive definite"), std::string::npos);
+}
+
+// report.json gives a kernel's cost with its run-time inputs and with everything folded.
+TEST(Payload, ReportGivesTheCostOfTheRunTimeInputs) {
+    using nlohmann::json;
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("rbdgen_payload_" + std::to_string(::getpid()));
+    const std::string arm = test::project_model("arm7.urdf");
+    ASSERT_EQ(test::run("generate " + arm + " -o " + (dir / "with").string() + " --kernels rnea,crba --parameters link007 "
+                        "--external-forces link003").status, 0);
+    ASSERT_EQ(test::run("generate " + arm + " -o " + (dir / "without").string() + " --kernels rnea,crba").status, 0);
+    const json with = json::parse(read((dir / "with" / "report.json").string()));
+    const json without = json::parse(read((dir / "without" / "report.json").string()));
+    fs::remove_all(dir);
+    for (const char* k : {"rnea", "crba"}) {
+        EXPECT_EQ(with["kernels"][k]["ops_folded"], without["kernels"][k]["ops"]) << k;
+        EXPECT_GT(with["kernels"][k]["ops"]["mul"].get<int>(), without["kernels"][k]["ops"]["mul"].get<int>()) << k;
+    }
+    EXPECT_EQ(with["parameters"], json::array({"link007"}));
+    EXPECT_EQ(with["external_forces"], json::array({"link003"}));
 }
 
 }  // namespace

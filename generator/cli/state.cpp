@@ -178,19 +178,24 @@ std::vector<double> measurement_array(const State& state, const std::vector<std:
     return out;
 }
 
+namespace {
+// The row of `link` among the links the kernels take `section` of, or an error naming the option that adds it.
+size_t link_row(const State& state, const std::string& section, const std::string& link, const std::vector<std::string>& links,
+                const std::string& option) {
+    const auto at = std::find(links.begin(), links.end(), link);
+    if (at != links.end()) return static_cast<size_t>(at - links.begin());
+    std::string list;
+    for (const std::string& l : links) list += (list.empty() ? "" : ", ") + l;
+    throw Error(state.file + ": '" + section + "' names link '" + link + "', but these kernels take " + section +
+                (links.empty() ? std::string(" of no link") : " of " + list + " only") + "; generate them with " + option + " " + link);
+}
+}  // namespace
+
 std::vector<double> external_wrench_array(const State& state, const std::vector<std::string>& links) {
     std::vector<double> out(6 * links.size(), 0.0);
     for (const auto& [link, f] : state.external_wrenches) {
-        const auto at = std::find(links.begin(), links.end(), link);
-        if (at == links.end()) {
-            std::string list;
-            for (const std::string& l : links) list += (list.empty() ? "" : ", ") + l;
-            throw Error(state.file + ": 'external_wrenches' names link '" + link + "', but " +
-                        (links.empty() ? std::string("these kernels take no external wrench")
-                                       : "these kernels take external wrenches on " + list + " only") +
-                        "; generate them with --external-forces " + link + " (EXTERNAL_FORCES in rbdgen_add_robot)");
-        }
-        for (int k = 0; k < 6; ++k) out[6 * (at - links.begin()) + k] = f[k];
+        const size_t row = link_row(state, "external_wrenches", link, links, "--external-forces");
+        for (int k = 0; k < 6; ++k) out[6 * row + k] = f[k];
     }
     return out;
 }
@@ -198,15 +203,7 @@ std::vector<double> external_wrench_array(const State& state, const std::vector<
 std::vector<double> parameter_array(const State& state, const std::vector<std::string>& links, const std::vector<double>& urdf) {
     std::vector<double> out = urdf;
     for (const auto& [link, pi] : state.parameters) {
-        const auto at = std::find(links.begin(), links.end(), link);
-        if (at == links.end()) {
-            std::string list;
-            for (const std::string& l : links) list += (list.empty() ? "" : ", ") + l;
-            throw Error(state.file + ": 'parameters' names link '" + link + "', but " +
-                        (links.empty() ? std::string("these kernels take no inertial parameters")
-                                       : "these kernels take the parameters of " + list + " only") +
-                        "; generate them with --parameters " + link + " (PARAMETERS in rbdgen_add_robot)");
-        }
+        const size_t row = link_row(state, "parameters", link, links, "--parameters");
         // physically valid: m > 0 and the rotational inertia about the centre of mass, Ī − m (|c|² 1 − c cᵀ), positive definite
         const double m = pi[0];
         const Vec3<double> c = Vec3<double>(pi[1], pi[2], pi[3]) / m;
@@ -218,7 +215,7 @@ std::vector<double> parameter_array(const State& state, const std::vector<std::s
                         (m > 0 ? "its rotational inertia about the centre of mass is not positive definite"
                                : "its mass is not positive") +
                         "; give [m, m cx, m cy, m cz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz] about the link's origin");
-        std::copy(pi.begin(), pi.end(), out.begin() + 10 * (at - links.begin()));
+        std::copy(pi.begin(), pi.end(), out.begin() + 10 * row);
     }
     return out;
 }

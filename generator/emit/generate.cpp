@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -63,6 +64,7 @@ struct Emitted {
     bool refused = false, with_sc = false;
     const ProblemAnalysis* problem = nullptr;  // a problem's kernel (report.json lists it under "problems")
     FloatError float_error;                    // its arithmetic in float against double (emit/float_budget.hpp)
+    std::optional<sym::OpCounts> ops_folded;   // with f_ext or pi as inputs: the same kernel's ops with them folded
 };
 
 std::string kernel_source(const Context& c, const Emitted& e) {
@@ -398,6 +400,7 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
     for (const Emitted& e : kernels) {
         nlohmann::ordered_json entry;
         entry["ops"] = ops_json(e.kernel.ops());
+        if (e.ops_folded) entry["ops_folded"] = ops_json(*e.ops_folded);
         entry["statements"] = e.kernel.graph->live(e.kernel.all_output_nodes()).size();
         int size = 0;
         for (const KernelArray& a : e.kernel.outputs) size += a.size();
@@ -615,6 +618,11 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
         }
         e.refused = !c.fd_refusal.empty() && spec.forward_dynamics;
         e.with_sc = o.trig_entry_points && !e.refused && uses_trig(e.kernel);
+        // what run-time wrenches and parameters cost: the kernel's operations with everything folded
+        if (!e.problem)
+            for (const KernelSpec& folded : kernel_specs())
+                if (folded.name == spec.name && folded.inputs.size() != spec.inputs.size())
+                    e.ops_folded = trace_kernel(model, folded, o.max_operations).ops();
         kernels.push_back(std::move(e));
     }
 
