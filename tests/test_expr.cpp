@@ -90,6 +90,28 @@ TEST_F(ExprTest, LiveAndCountSeeOnlyWhatOutputsNeed) {
     EXPECT_TRUE(std::is_sorted(live.begin(), live.end()));  // operands before their users
 }
 
+// Divisions that share a divisor become one reciprocal and products; a lone division stays one; the
+// values agree to rounding, names carry over, and what the outputs do not need is left behind.
+TEST_F(ExprTest, SharedDivisorsBecomeOneReciprocal) {
+    const Expr d = y + z;
+    const Expr p = x / d, q = (x * z) / d, lone = z / x;
+    g.name(p.id(), "p");
+    const Expr unused = y / d;
+    (void)unused;
+    const std::vector<int> outputs = {p.id(), q.id(), lone.id()};
+    Graph shared;
+    const std::vector<int> mapped = share_reciprocals(g, outputs, shared);
+    const OpCounts before = g.count(outputs), after = shared.count(mapped);
+    EXPECT_EQ(before.div, 3);
+    EXPECT_EQ(after.div, 2);   // 1 / d, and z / x
+    EXPECT_EQ(after.mul, before.mul + 2);
+    ASSERT_NE(shared.label(mapped[0]), nullptr);
+    EXPECT_EQ(*shared.label(mapped[0]), "p");
+    const std::vector<std::vector<double>> in = {{0.7, -1.3}, {2.9}};
+    const std::vector<double> a = g.evaluate(in), b = shared.evaluate(in);
+    for (size_t k = 0; k < outputs.size(); ++k) EXPECT_NEAR(b[mapped[k]], a[outputs[k]], 1e-15 * std::abs(a[outputs[k]]));
+}
+
 TEST_F(ExprTest, LimitRefusesLargeTraces) {
     Graph small;
     small.max_nodes = 8;

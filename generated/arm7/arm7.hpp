@@ -94,7 +94,7 @@ constexpr int crba_H_size = 49;
 // Sparse LTDL factorization H = L^T D L (Featherstone App. A): LD holds L below the diagonal and D on it (row-major NV x NV, zero above). Reads only H's lower triangle.
 //   H[7 x 7, lower]: joint-space inertia matrix, row-major (lower triangle read)
 //   LD[7 x 7, lower] (out): L (unit diagonal implied) and D, row-major
-// 56 add, 56 mul, 21 div, 0 sqrt, 0 sin, 0 cos
+// 56 add, 76 mul, 6 div, 0 sqrt, 0 sin, 0 cos
 void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept;
 constexpr int ltdl_H_size = 49;
 constexpr int ltdl_LD_size = 49;

@@ -107,7 +107,7 @@ constexpr int crba_H_size = 324;
 // Sparse LTDL factorization H = L^T D L (Featherstone App. A): LD holds L below the diagonal and D on it (row-major NV x NV, zero above). Reads only H's lower triangle.
 //   H[18 x 18, lower]: joint-space inertia matrix, row-major (lower triangle read)
 //   LD[18 x 18, lower] (out): L (unit diagonal implied) and D, row-major
-// 375 add, 375 mul, 99 div, 0 sqrt, 0 sin, 0 cos
+// 375 add, 473 mul, 17 div, 0 sqrt, 0 sin, 0 cos
 void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept;
 constexpr int ltdl_H_size = 324;
 constexpr int ltdl_LD_size = 324;

@@ -401,6 +401,7 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
         nlohmann::ordered_json entry;
         entry["ops"] = ops_json(e.kernel.ops());
         if (e.ops_folded) entry["ops_folded"] = ops_json(*e.ops_folded);
+        if (e.kernel.ops_with_divisions) entry["ops_with_divisions"] = ops_json(*e.kernel.ops_with_divisions);
         entry["statements"] = e.kernel.graph->live(e.kernel.all_output_nodes()).size();
         int size = 0;
         for (const KernelArray& a : e.kernel.outputs) size += a.size();

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,9 @@ struct Kernel {
     std::unique_ptr<sym::Graph> graph = std::make_unique<sym::Graph>();
     std::vector<KernelArray> inputs, outputs;
     std::vector<std::vector<int>> output_nodes;  // graph node of each element of each output
+    // Divisions sharing a divisor are one reciprocal and multiplications (sym::share_reciprocals);
+    // the operations as the algorithm wrote them, where that changed them.
+    std::optional<sym::OpCounts> ops_with_divisions;
     std::vector<int> all_output_nodes() const;
     sym::OpCounts ops() const { return graph->count(all_output_nodes()); }
 };

@@ -105,7 +105,6 @@ KernelSpec spec(std::string name, std::string doc, std::vector<ArraySpec> inputs
     return k;
 }
 
-// The input of the external wrenches, a row of 6 a site.
 // The links of a list, for a doc comment.
 std::string link_list(const std::vector<LinkFrame>& links) {
     std::string list;
@@ -642,6 +641,15 @@ Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes) {
         for (int i = 0; i < out[o].size(); ++i) ids.push_back(out[o][i].id());
         k.output_nodes.push_back(ids);
     }
+    // one reciprocal a shared divisor
+    const sym::OpCounts as_written = k.ops();
+    auto shared = std::make_unique<sym::Graph>();
+    shared->max_nodes = max_nodes;
+    const std::vector<int> mapped = sym::share_reciprocals(*k.graph, k.all_output_nodes(), *shared);
+    k.graph = std::move(shared);
+    for (size_t o = 0, n = 0; o < k.output_nodes.size(); ++o)
+        for (int& id : k.output_nodes[o]) id = mapped[n++];
+    if (k.ops().div != as_written.div) k.ops_with_divisions = as_written;
     return k;
 }
 

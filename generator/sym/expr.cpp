@@ -181,6 +181,32 @@ OpCounts Graph::count(const std::vector<int>& outputs) const {
     return c;
 }
 
+std::vector<int> share_reciprocals(const Graph& in, const std::vector<int>& outputs, Graph& out) {
+    const std::vector<int> live = in.live(outputs);
+    std::unordered_map<int, int> divisions;  // divisor → live divisions by it
+    for (int id : live)
+        if (in.node(id).op == Op::Div && in.node(in.node(id).b).op != Op::Const) ++divisions[in.node(id).b];
+    std::unordered_map<int, int> to;  // old id → new id
+    for (int id : live) {
+        const Node& n = in.node(id);
+        int m;
+        switch (n.op) {
+            case Op::Const: m = out.constant(n.value); break;
+            case Op::Input: m = out.input(n.array, n.index); break;
+            case Op::Div:
+                m = divisions.count(n.b) && divisions[n.b] > 1 ? out.make(Op::Mul, to[n.a], out.make(Op::Div, out.constant(1.0), to[n.b]))
+                                                               : out.make(Op::Div, to[n.a], to[n.b]);
+                break;
+            default: m = out.make(n.op, to[n.a], n.b >= 0 ? to[n.b] : -1); break;
+        }
+        to[id] = m;
+        if (const std::string* label = in.label(id)) out.name(m, *label);
+    }
+    std::vector<int> mapped;
+    for (int o : outputs) mapped.push_back(to.at(o));
+    return mapped;
+}
+
 Graph& current() {
     if (!g_current) throw std::logic_error("symbolic expression used outside of a trace");
     return *g_current;

@@ -69,6 +69,12 @@ private:
     std::unordered_map<std::tuple<int, int, int, std::uint64_t>, int, KeyHash> index_;
 };
 
+// The live part of `in` for `outputs`, copied into `out` (empty) with the divisions that share a
+// divisor made one reciprocal and multiplications: a / d, b / d → r = 1 / d; a r, b r (a division
+// costs several multiplications; Featherstone's LTDL divides a column by its pivot). Names carry over.
+// Returns the outputs' ids in `out`.
+std::vector<int> share_reciprocals(const Graph& in, const std::vector<int>& outputs, Graph& out);
+
 // The graph that Expr operations append to; set for the duration of a trace.
 Graph& current();
 class Tracing {
