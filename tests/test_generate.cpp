@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -238,6 +239,33 @@ TEST(LtdlCost, EqualsFeatherstoneTable1OnTable2Topologies) {
             EXPECT_EQ(s.add, 2 * c.D1);
         }
     }
+}
+
+// --keep-divisions emits the algorithm's own divisions: the counts report.json gives as written by
+// default, and the same numbers (both traces evaluated on random inputs).
+TEST(LtdlCost, KeepDivisionsEmitsTheCountsAsWritten) {
+    const Model model = load_urdf(test::project_model("humanoid30.urdf"), {.floating_base = true});
+    GenerateOptions options;
+    options.name = "humanoid";
+    options.kernels = {"ltdl", "aba"};
+    const nlohmann::json shared = nlohmann::json::parse(generate_sources(model, options).at("report.json"));
+    options.keep_divisions = true;
+    const nlohmann::json kept = nlohmann::json::parse(generate_sources(model, options).at("report.json"));
+    for (const char* k : {"ltdl", "aba"}) {
+        ASSERT_TRUE(shared["kernels"][k].contains("ops_with_divisions")) << k;
+        EXPECT_EQ(kept["kernels"][k]["ops"], shared["kernels"][k]["ops_with_divisions"]) << k;
+        EXPECT_FALSE(kept["kernels"][k].contains("ops_with_divisions")) << k;
+        EXPECT_LT(shared["kernels"][k]["ops"]["div"].get<int>(), kept["kernels"][k]["ops"]["div"].get<int>()) << k;
+    }
+    const Kernel a = trace_kernel(model, kernel_spec("ltdl")), b = trace_kernel(model, kernel_spec("ltdl"), sym::Graph::default_max_nodes, true);
+    std::mt19937_64 rng(4);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<double> H(model.nv * model.nv);
+    for (int i = 0; i < model.nv; ++i)
+        for (int j = 0; j < model.nv; ++j) H[i * model.nv + j] = i == j ? 10 + u(rng) : 0.1 * u(rng);
+    const std::vector<double> va = a.graph->evaluate<double>({H}), vb = b.graph->evaluate<double>({H});
+    const std::vector<int> oa = a.all_output_nodes(), ob = b.all_output_nodes();
+    for (size_t k = 0; k < oa.size(); ++k) EXPECT_NEAR(va[oa[k]], vb[ob[k]], 1e-13 * std::max(1.0, std::abs(vb[ob[k]])));
 }
 
 TEST(LtdlCost, HumanoidOfSection6) {

@@ -22,7 +22,7 @@ struct GenerateArgs {
     std::string max_operations = std::to_string(sym::Graph::default_max_nodes);
     std::string snap_tolerance = fmt::format("{:g}", kSnapTolerance);
     std::vector<std::string> kernels, problems, external_forces, frames, parameters;
-    bool trig_entry_points = false;
+    bool trig_entry_points = false, keep_divisions = false;
     int ncmtm_order = 0;
     bool ncmtm = false;  // --ncmtm-order given (0 included: it is out of range)
 };
@@ -53,6 +53,7 @@ void generate(const GenerateArgs& a, const std::string& command_line, std::ostre
     o.command_line = command_line;
     o.urdf_text = text.str();
     o.trig_entry_points = a.trig_entry_points;
+    o.keep_divisions = a.keep_divisions;
     o.problems = a.problems;
     o.ncmtm_order = a.ncmtm_order;
     for (const std::string& l : a.external_forces)
@@ -121,6 +122,9 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     c->add_option("--measure", a->measure,
                   "compile every kernel with COMPILER (GCC or Clang, e.g. c++ or arm-none-eabi-g++) at -Os and report its "
                   "machine code and stack in report.json (\"host_build\") and report.md")->type_name("COMPILER");
+    c->add_flag("--keep-divisions", a->keep_divisions,
+                "emit every division as the algorithm writes it instead of one reciprocal and multiplications a shared "
+                "divisor (x86-64's pipelined divider: LTDL 5% faster with AVX2, bench/RESULTS.md)");
     c->add_flag("--trig-entry-points", a->trig_entry_points,
                 "also emit <kernel>_sc(sin_q, cos_q, ...) taking sin and cos of q from the caller, and NAME::sincos");
     c->callback([a, c, ncmtm, &out] {

@@ -609,7 +609,7 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
         Emitted e;
         e.problem = problem_of[k];
         try {
-            e.kernel = trace_kernel(model, spec, o.max_operations);
+            e.kernel = trace_kernel(model, spec, o.max_operations, o.keep_divisions);
         } catch (const std::length_error&) {
             throw Error(fmt::format("{}: kernel '{}' needs more than {} operations for this robot ({} DoF), the limit "
                                     "--max-operations sets: straight-line code that large would take too long to compile "
@@ -623,7 +623,7 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
         if (!e.problem)
             for (const KernelSpec& folded : kernel_specs())
                 if (folded.name == spec.name && folded.inputs.size() != spec.inputs.size())
-                    e.ops_folded = trace_kernel(model, folded, o.max_operations).ops();
+                    e.ops_folded = trace_kernel(model, folded, o.max_operations, o.keep_divisions).ops();
         kernels.push_back(std::move(e));
     }
 

@@ -128,6 +128,8 @@ struct Kernel {
 };
 
 // Trace one kernel of the model (which must already be in the generator's internal frames).
-Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes = sym::Graph::default_max_nodes);
+// Divisions that share a divisor become one reciprocal and multiplications unless keep_divisions.
+Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes = sym::Graph::default_max_nodes,
+                    bool keep_divisions = false);
 
 }  // namespace rbdgen

@@ -615,7 +615,7 @@ std::vector<int> Kernel::all_output_nodes() const {
     return all;
 }
 
-Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes) {
+Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes, bool keep_divisions) {
     Kernel k;
     k.spec = &spec;
     k.name = spec.name;
@@ -641,6 +641,7 @@ Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes) {
         for (int i = 0; i < out[o].size(); ++i) ids.push_back(out[o][i].id());
         k.output_nodes.push_back(ids);
     }
+    if (keep_divisions) return k;
     // one reciprocal a shared divisor
     const sym::OpCounts as_written = k.ops();
     auto shared = std::make_unique<sym::Graph>();

@@ -1,9 +1,10 @@
 # rbdgen_add_robot(NAME URDF <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [NO_DRIVERS]
 #                  [SCALAR double|float] [KERNELS k1 k2 ...] [PROBLEMS id|fd|FILE.yaml ...]
 #                  [NCMTM_ORDER N] [EXTERNAL_FORCES link1 link2 ...|all] [FRAMES link1 link2 ...]
-#                  [PARAMETERS link1 link2 ...] [MEASURE]
+#                  [PARAMETERS link1 link2 ...] [MEASURE] [KEEP_DIVISIONS]
 #                  [COMPILE_OPTIONS ...])
 #
+# KEEP_DIVISIONS emits every division as written (no shared reciprocals; for x86-64 targets).
 # MEASURE compiles each kernel once more at generation, with the project's C++ compiler at -Os, and
 # writes its machine code and worst stack frame into report.json ("host_build") and report.md.
 # NCMTM_ORDER N adds the N-CMTM kernels of order N (1 to 12, README "High-order derivatives"):
@@ -68,7 +69,7 @@ endfunction()
 # or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE" "URDF;SCALAR;NCMTM_ORDER" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS" "URDF;SCALAR;NCMTM_ORDER" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS" ${ARGN})
   if(NOT R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's URDF file with URDF <file>")
   endif()
@@ -150,6 +151,9 @@ function(rbdgen_add_robot NAME)
   endif()
   if(R_TRIG_ENTRY_POINTS)
     list(APPEND flags --trig-entry-points)
+  endif()
+  if(R_KEEP_DIVISIONS)
+    list(APPEND flags --keep-divisions)
   endif()
   if(R_MEASURE)
     list(APPEND flags --measure ${CMAKE_CXX_COMPILER})
