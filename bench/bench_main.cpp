@@ -53,11 +53,46 @@ double disagreement(const Robot& r, const Call& a, const Call& b, const std::str
     return d / s;
 }
 
-// Evict the caches: touch 64 MiB.
-void flush_caches() {
+// The states every timed call cycles through: random, so that neither the sine and cosine's
+// argument reduction nor the data caches see one state over and over.
+constexpr int kStates = 32;
+struct States {
+    std::vector<Inputs> s;
+    int next = 0;
+    explicit States(const Robot& r) {
+        for (int k = 0; k < kStates; ++k) s.push_back(random_inputs(r, 100 + k));
+    }
+    Inputs& operator()() {
+        Inputs& x = s[next];
+        next = next + 1 == kStates ? 0 : next + 1;
+        return x;
+    }
+};
+
+// Evict the caches: write `bytes` (1 MiB: this machine's L2 of one core; 64 MiB: every cache).
+void flush_caches(std::size_t bytes) {
     static std::vector<char> junk(64 << 20);
-    for (size_t i = 0; i < junk.size(); i += 64) junk[i] = static_cast<char>(junk[i] + 1);
+    for (size_t i = 0; i < bytes; i += 64) junk[i] = static_cast<char>(junk[i] + 1);
     benchmark::ClobberMemory();
+}
+
+// The conditions each kernel is timed in: a hot loop, or single calls after evicting this much.
+struct Condition {
+    const char* suffix;
+    std::size_t evict;
+    const char* title;
+};
+const Condition kConditions[] = {{"", 0, "Hot loop (32 random states, cycled)"},
+                                 {"-l2", 1 << 20, "One call after evicting 1 MiB (L1 and L2)"},
+                                 {"-cold", 64 << 20, "One call after evicting 64 MiB (every cache)"}};
+
+// The clock of this CPU in GHz (for operations per cycle), from /proc/cpuinfo, or 0.
+double ghz() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("cpu MHz", 0) == 0) return std::stod(line.substr(line.find(':') + 1)) / 1000;
+    return 0;
 }
 
 std::string sci(double v) {
@@ -87,37 +122,43 @@ int main(int argc, char** argv) {
         peers[r.label].push_back(r.native);
         peers[r.label].push_back(reference_peer(r.urdf, r.floating_base));
         if (r.serial) peers[r.label].push_back(kdl_peer(r.urdf));
+        peers[r.label].push_back(dart_peer(r.urdf, r.floating_base, r.joints));
         for (const Peer& p : peers[r.label])
             for (const char* k : kKernels)
                 if (p.name != "rbdgen" && kernel(p, k))
                     agreement += "| " + r.label + " | " + k + " | " + p.name + " | " +
                                  sci(disagreement(r, kernel(r.generated, k), kernel(p, k), k)) + " |\n";
     }
-    // Every peer's kernels twice: in a hot loop, and one call at a time after evicting the caches
-    // (what a controller sees when other work runs between its calls).
+    // Every peer's kernels in the three conditions (what a controller sees when other work runs
+    // between its calls: the caches hold less of the kernel's code and data, or none).
     for (const Robot& r : robots) {
         for (const Peer& p : peers[r.label]) {
             for (const char* k : kKernels) {
                 const Call& call = kernel(p, k);
                 if (!call) continue;
                 benchmark::RegisterBenchmark((r.label + "/" + k + "/" + p.name).c_str(), [&r, call](benchmark::State& state) {
-                    Inputs in = random_inputs(r, 1);
+                    States states(r);
                     for (auto _ : state) {
+                        Inputs& in = states();
                         call(in.q.data(), in.qd.data(), in.x.data(), in.g.data(), in.out.data());
                         benchmark::DoNotOptimize(in.out.data());
                         benchmark::ClobberMemory();
                     }
                 })->ComputeStatistics("min", minimum);
-                benchmark::RegisterBenchmark((r.label + "/" + k + "/" + p.name + "-cold").c_str(), [&r, call](benchmark::State& state) {
-                    Inputs in = random_inputs(r, 1);
-                    for (auto _ : state) {
-                        flush_caches();
-                        const auto t0 = std::chrono::steady_clock::now();
-                        call(in.q.data(), in.qd.data(), in.x.data(), in.g.data(), in.out.data());
-                        benchmark::DoNotOptimize(in.out.data());
-                        state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-                    }
-                })->UseManualTime()->Iterations(50)->Repetitions(10)->ComputeStatistics("min", minimum);
+                for (const Condition& c : kConditions) {
+                    if (!c.evict) continue;
+                    benchmark::RegisterBenchmark((r.label + "/" + k + "/" + p.name + c.suffix).c_str(), [&r, call, c](benchmark::State& state) {
+                        States states(r);
+                        for (auto _ : state) {
+                            Inputs& in = states();
+                            flush_caches(c.evict);
+                            const auto t0 = std::chrono::steady_clock::now();
+                            call(in.q.data(), in.qd.data(), in.x.data(), in.g.data(), in.out.data());
+                            benchmark::DoNotOptimize(in.out.data());
+                            state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+                        }
+                    })->UseManualTime()->Iterations(64)->Repetitions(10)->ComputeStatistics("min", minimum);
+                }
             }
         }
     }
@@ -126,30 +167,49 @@ int main(int argc, char** argv) {
 
     // KDL's forward dynamics (ChainFdSolver_RNE) is the peer of both generated forward dynamics.
     auto get = [&](const Robot& r, const std::string& k, const std::string& peer) {
-        const std::string key = peer.rfind("kdl", 0) == 0 && k == "fd_crba_ltdl" ? "aba" : k;
+        const bool library = peer.rfind("kdl", 0) == 0 || peer.rfind("dart", 0) == 0;  // one forward dynamics
+        const std::string key = library && k == "fd_crba_ltdl" ? "aba" : k;
         const auto it = collect.ns.find(r.label + "/" + key + "/" + peer);
         return it == collect.ns.end() ? -1.0 : it->second;
     };
     auto cell = [](double v) { return v < 0 ? std::string("—") : fmt_ns(v); };
     auto ratio = [](double a, double b) { return a < 0 || b < 0 ? std::string("—") : fmt_ns(a / b) + "×"; };
+    const double clock = ghz();
     std::string md;
     for (const Robot& r : robots) {
-        md += "\n### " + r.label + " (NV " + std::to_string(r.nv) + (r.floating_base ? ", floating base" : "") + ")\n\n";
-        for (const std::string cold : {"", "-cold"}) {
-            md += cold.empty() ? "Hot loop:\n\n" : "\nCold cache (one call after evicting the caches):\n\n";
-            md += "| kernel | rbdgen ns | rbdgen -march=native ns | reference ns | KDL ns | reference / rbdgen | KDL / rbdgen | "
-                  "KDL / rbdgen-native |\n|---|---|---|---|---|---|---|---|\n";
+        md += "\n### " + r.label + " (NV " + std::to_string(r.nv) + (r.floating_base ? ", floating base" : "") + ")\n";
+        const nlohmann::json rep = r.report_json.empty() ? nlohmann::json() : nlohmann::json::parse(r.report_json);
+        for (const Condition& c : kConditions) {
+            const std::string cold = c.suffix;
+            md += "\n" + std::string(c.title) + ", ns per call:\n\n";
+            md += "| kernel | rbdgen | rbdgen -march=native | reference | KDL | DART | best library / rbdgen | best library / rbdgen-native |"
+                  "\n|---|---|---|---|---|---|---|---|\n";
             for (const char* k : kKernels) {
                 const double g = get(r, k, "rbdgen" + cold), native = get(r, k, "rbdgen-native" + cold), ref = get(r, k, "reference" + cold),
-                             kdl = r.serial ? get(r, k, "kdl" + cold) : -1.0;
+                             kdl = r.serial ? get(r, k, "kdl" + cold) : -1.0, dart = get(r, k, "dart" + cold);
                 if (g < 0) continue;
-                md += "| " + std::string(k) + " | " + cell(g) + " | " + cell(native) + " | " + cell(ref) + " | " + cell(kdl) + " | " +
-                      ratio(ref, g) + " | " + ratio(kdl, g) + " | " + ratio(kdl, native) + " |\n";
+                const double best = kdl < 0 ? dart : dart < 0 ? kdl : std::min(kdl, dart);
+                md += "| " + std::string(k) + " | " + cell(g) + " | " + cell(native) + " | " + cell(ref) + " | " + cell(kdl) + " | " + cell(dart) +
+                      " | " + ratio(best, g) + " | " + ratio(best, native) + " |\n";
+            }
+        }
+        if (clock > 0 && rep.contains("kernels")) {
+            md += "\nUseful operations per cycle in the hot loop (add + mul + div of report.json over ns x " + fmt_ns(clock) +
+                  " GHz, the clock /proc/cpuinfo states):\n\n| kernel | operations | rbdgen | rbdgen -march=native |\n|---|---|---|---|\n";
+            for (const char* k : kKernels) {
+                if (!rep["kernels"].contains(k)) continue;
+                const auto& o = rep["kernels"][k]["ops"];
+                const long ops = o["add"].get<long>() + o["mul"].get<long>() + o["div"].get<long>();
+                const double g = get(r, k, "rbdgen"), native = get(r, k, "rbdgen-native");
+                char row[160];
+                std::snprintf(row, sizeof row, "| %s | %ld | %.2f | %.2f |\n", k, ops, ops / (g * clock), ops / (native * clock));
+                md += row;
             }
         }
     }
-    md += "\nKDL's forward dynamics is ChainFdSolver_RNE (the peer of both aba and fd_crba_ltdl); its CRBA is "
-          "ChainDynParam::JntToMass.\n";
+    md += "\nKDL's forward dynamics is ChainFdSolver_RNE, DART's its articulated-body computeForwardDynamics (each the peer "
+          "of both aba and fd_crba_ltdl); KDL's CRBA is ChainDynParam::JntToMass, DART's getMassMatrix. Best library: the "
+          "faster of KDL and DART (general libraries; the reference is rbdgen's own templated code).\n";
     md += "\nAgreement of each peer with the generated kernels at one random state (max |Δ| / max(1, |x|)):\n\n";
     md += "| robot | kernel | peer | disagreement |\n|---|---|---|---|\n" + agreement;
     md += "\nOperation counts of the generated kernels (divisions counted as multiplications):\n\n";

@@ -5,7 +5,7 @@
 # the emitted kernels against the order and the chain's length. Usage: bench/ncmtm.sh [Google Benchmark flags]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --bench
 cmake -S . -B build-bench -DRBDGEN_BUILD_BENCH=ON -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-bench --target rbdgen -j"$(nproc)"
 rbdgen=build-bench/generator/rbdgen

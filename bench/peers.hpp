@@ -13,12 +13,20 @@ namespace rbdgen::bench {
 using Call = std::function<void(const double* q, const double* qd, const double* x, const double* g, double* out)>;
 
 struct Peer {
-    std::string name;  // "rbdgen", "rbdgen-native", "reference", "kdl"
+    std::string name;  // "rbdgen", "rbdgen-native", "reference", "kdl", "dart"
     Call rnea, crba, fd_crba_ltdl, aba;  // empty where the peer has no such kernel
+};
+
+// A joint of the generated robot (its header's joint table): where its coordinates sit.
+struct JointSlot {
+    std::string name;
+    bool floating = false;
+    int q_index = 0, v_index = 0;
 };
 
 struct Robot {
     std::string label, urdf;
+    std::vector<JointSlot> joints;
     bool floating_base = false, serial = false;
     int nq = 0, nv = 0;
     Peer generated;
@@ -33,5 +41,6 @@ struct Robot {
 std::vector<Robot> generated_robots();  // robots.cpp, configured by CMake
 Peer reference_peer(const std::string& urdf, bool floating_base);  // reference.cpp
 Peer kdl_peer(const std::string& urdf);  // kdl.cpp, built with Debian's flags
+Peer dart_peer(const std::string& urdf, bool floating_base, const std::vector<JointSlot>& joints);  // dart.cpp
 
 }  // namespace rbdgen::bench

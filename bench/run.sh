@@ -4,7 +4,7 @@
 # Featherstone's, code size per kernel. Usage: bench/run.sh [extra Google Benchmark flags]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --bench
 cmake -S . -B build-bench -DRBDGEN_BUILD_BENCH=ON -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-bench --target rbdgen_bench rbdgen_bench_lu -j"$(nproc)"
 tables=$(mktemp)

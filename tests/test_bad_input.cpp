@@ -123,6 +123,18 @@ TEST_F(BadInput, NcmtmOrderOutOfRange) {
     }
 }
 
+// --batch: a width the batched kernels do not take, or not a number: nothing written.
+TEST_F(BadInput, BatchWidthNotTwoFourOrEight) {
+    const std::string f = test::project_model("arm7.urdf");
+    const fs::path out = dir / "out";
+    for (const char* w : {"3", "16", "-4"}) {
+        expect_error("generate " + f + " -o " + out.string() + " --batch " + w, {"--batch " + std::string(w), "2, 4 or 8"});
+        EXPECT_FALSE(fs::exists(out)) << w;
+    }
+    expect_error("generate " + f + " -o " + out.string() + " --batch four", {"--batch"});
+    EXPECT_FALSE(fs::exists(out));
+}
+
 // --external-forces: a link that does not exist (its closest names given), one welded to the fixed
 // base, one named twice: nothing written. A state's wrench on a link that is not there, or not six numbers.
 TEST_F(BadInput, ExternalForcesOnLinksThatCannotTakeThem) {

@@ -3,6 +3,8 @@
 //
 // quadruped_bench: times every kernel of this robot at random inputs, hot loop. One line per kernel:
 //   <kernel> <median> ns/call (min <min>)
+// and, for a robot generated with --batch W, one more per kernel:
+//   batch::<kernel> <median> ns/call (min <min>), <min / W> ns/state
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -21,8 +23,9 @@ std::vector<Scalar> random_array(std::mt19937_64& rng, int n) {
     return x;
 }
 
-// Median and minimum over 31 samples of the time per call of f, each sample long enough to time.
-template <class F> void report(const char* name, F f) {
+// Median and minimum over 31 samples of the time per call of f, each sample long enough to time;
+// a batched kernel's (states > 1) also per state.
+template <class F> void report(const char* name, F f, int states = 1) {
     using clock = std::chrono::steady_clock;
     long calls = 1;
     for (;; calls *= 2) {
@@ -37,7 +40,15 @@ template <class F> void report(const char* name, F f) {
         ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - t0).count() / calls);
     }
     std::sort(ns.begin(), ns.end());
-    std::printf("%s %.1f ns/call (min %.1f)\n", name, ns[ns.size() / 2], ns.front());
+    if (states == 1) std::printf("%s %.1f ns/call (min %.1f)\n", name, ns[ns.size() / 2], ns.front());
+    else std::printf("%s %.1f ns/call (min %.1f), %.1f ns/state\n", name, ns[ns.size() / 2], ns.front(), ns.front() / states);
+}
+
+// A batched kernel's array: x in every lane.
+template <class Batch> std::vector<Batch> broadcast(const std::vector<Scalar>& x) {
+    std::vector<Batch> b(x.size());
+    for (size_t i = 0; i < x.size(); ++i) b[i] = Batch{} + x[i];
+    return b;
 }
 }  // namespace
 

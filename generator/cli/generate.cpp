@@ -23,7 +23,7 @@ struct GenerateArgs {
     std::string snap_tolerance = fmt::format("{:g}", kSnapTolerance);
     std::vector<std::string> kernels, problems, external_forces, frames, parameters;
     bool trig_entry_points = false, keep_divisions = false;
-    int ncmtm_order = 0;
+    int ncmtm_order = 0, batch = 0;
     bool ncmtm = false;  // --ncmtm-order given (0 included: it is out of range)
 };
 
@@ -54,6 +54,7 @@ void generate(const GenerateArgs& a, const std::string& command_line, std::ostre
     o.urdf_text = text.str();
     o.trig_entry_points = a.trig_entry_points;
     o.keep_divisions = a.keep_divisions;
+    o.batch = a.batch;
     o.problems = a.problems;
     o.ncmtm_order = a.ncmtm_order;
     for (const std::string& l : a.external_forces)
@@ -125,6 +126,9 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     c->add_flag("--keep-divisions", a->keep_divisions,
                 "emit every division as the algorithm writes it instead of one reciprocal and multiplications a shared "
                 "divisor (x86-64's pipelined divider: LTDL 5% faster with AVX2, bench/RESULTS.md)");
+    c->add_option("--batch", a->batch,
+                  "also emit batch::<kernel> for every kernel: W states a call (2, 4 or 8), structure of arrays, on the "
+                  "compiler's vector extensions (GCC, Clang), for throughput (README \"Batched kernels\")")->type_name("W");
     c->add_flag("--trig-entry-points", a->trig_entry_points,
                 "also emit <kernel>_sc(sin_q, cos_q, ...) taking sin and cos of q from the caller, and NAME::sincos");
     c->callback([a, c, ncmtm, &out] {

@@ -25,18 +25,22 @@ bool uses_trig(const Kernel& k) {
     return false;
 }
 
-std::string kernel_parameters(const Kernel& k, bool precomputed_trig) {
+std::string kernel_parameters(const Kernel& k, bool precomputed_trig, bool batch) {
+    const char* type = batch ? "Batch" : "Scalar";
     std::string p = precomputed_trig ? "const Scalar* RBDGEN_RESTRICT sin_q, const Scalar* RBDGEN_RESTRICT cos_q, " : "";
-    for (const KernelArray& a : k.inputs) p += fmt::format("const Scalar* RBDGEN_RESTRICT {}, ", a.name);
+    for (const KernelArray& a : k.inputs) p += fmt::format("const {}* RBDGEN_RESTRICT {}, ", type, a.name);
     for (size_t o = 0; o < k.outputs.size(); ++o)
-        p += fmt::format("{}Scalar* RBDGEN_RESTRICT {}", o ? ", " : "", k.outputs[o].name);
+        p += fmt::format("{}{}* RBDGEN_RESTRICT {}", o ? ", " : "", type, k.outputs[o].name);
     return p;
 }
 
-// The straight-line backend: a schedule printed one statement a line.
+// The straight-line backend: a schedule printed one statement a line. Batched, the same statements
+// on Batch values (a constant operand is broadcast by the vector extensions; a stored one explicitly),
+// sqrt and sin/cos by the runtime's lane functions.
 std::string kernel_body(const Kernel& k, const EmitOptions& options) {
     using sym::Op;
     const Schedule sch = schedule(k, options.precomputed_trig);
+    const char* type = options.batch ? "Batch" : "Scalar";
     auto var = [&](int id) { return sch.values[id].name.empty() ? fmt::format("t{}", id) : sch.values[id].name; };
     auto read = [&](int id) -> std::string {
         const Value& v = sch.values[id];
@@ -62,22 +66,25 @@ std::string kernel_body(const Kernel& k, const EmitOptions& options) {
                     case Op::Mul: rhs = read(s.a) + " * " + read(s.b); break;
                     case Op::Div: rhs = read(s.a) + " / " + read(s.b); break;
                     case Op::Neg: rhs = "-" + read(s.a); break;
-                    case Op::Sqrt: rhs = "std::sqrt(" + read(s.a) + ")"; break;
+                    case Op::Sqrt: rhs = (options.batch ? "rbdgen_sqrt(" : "std::sqrt(") + read(s.a) + ")"; break;
                     default: break;
                 }
-                body += fmt::format("    const Scalar {} = {};\n", var(s.target), rhs);
+                body += fmt::format("    const {} {} = {};\n", type, var(s.target), rhs);
                 break;
             }
             case Statement::Kind::SinCos: {
                 const std::string sn = result(s.sin_a, "sin", s.first_a), cs = result(s.cos_a, "cos", s.first_a);
-                body += fmt::format("    Scalar {}, {};\n    rbdgen_sincos({}, &{}, &{});\n", sn, cs, read(s.a), sn, cs);
+                body += fmt::format("    {} {}, {};\n    rbdgen_sincos({}, &{}, &{});\n", type, sn, cs, read(s.a), sn, cs);
                 break;
             }
             case Statement::Kind::SinCos2: {
                 const std::string s1 = result(s.sin_a, "sin", s.first_a), c1 = result(s.cos_a, "cos", s.first_a);
                 const std::string s2 = result(s.sin_b, "sin", s.first_b), c2 = result(s.cos_b, "cos", s.first_b);
-                body += fmt::format("    Scalar {}, {}, {}, {};\n    rbdgen_sincos2({}, {}, &{}, &{}, &{}, &{});\n", s1, c1, s2, c2,
-                                    read(s.a), read(s.b), s1, c1, s2, c2);
+                body += options.batch  // a Batch call already takes W angles
+                            ? fmt::format("    Batch {}, {}, {}, {};\n    rbdgen_sincos({}, &{}, &{});\n    rbdgen_sincos({}, &{}, &{});\n", s1,
+                                          c1, s2, c2, read(s.a), s1, c1, read(s.b), s2, c2)
+                            : fmt::format("    Scalar {}, {}, {}, {};\n    rbdgen_sincos2({}, {}, &{}, &{}, &{}, &{});\n", s1, c1, s2, c2,
+                                          read(s.a), read(s.b), s1, c1, s2, c2);
                 break;
             }
             case Statement::Kind::TurnedTrig: {
@@ -87,9 +94,12 @@ std::string kernel_body(const Kernel& k, const EmitOptions& options) {
                             : fmt::format("    const Scalar {} = cos_q[{}] * {} - sin_q[{}] * {};\n", var(s.target), s.index, ct, s.index, st);
                 break;
             }
-            case Statement::Kind::Store:
-                body += fmt::format("    {}[{}] = {};\n", k.outputs[s.output].name, s.element, read(s.a));
+            case Statement::Kind::Store: {
+                const bool broadcast = options.batch && sch.values[s.a].kind == Value::Kind::Constant;
+                body += fmt::format("    {}[{}] = {};\n", k.outputs[s.output].name, s.element,
+                                    broadcast ? "Batch{} + " + read(s.a) : read(s.a));
                 break;
+            }
         }
     }
     return body;

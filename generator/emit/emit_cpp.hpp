@@ -12,11 +12,14 @@ struct EmitOptions {
     // The `_sc` entry point: sin and cos of every joint position come in as arrays sin_q, cos_q
     // (a controller that calls several kernels at one state computes them once).
     bool precomputed_trig = false;
+    // The batched entry point (--batch W): every array and value a Batch, W states a call, one a lane.
+    bool batch = false;
 };
 
 // The function's parameter list, e.g. "const Scalar* q, const Scalar* qd, Scalar* tau" (with
 // precomputed_trig: "const Scalar* sin_q, const Scalar* cos_q, " first).
-std::string kernel_parameters(const Kernel& k, bool precomputed_trig = false);
+// With batch, every array is of Batch (W states a call) instead of Scalar.
+std::string kernel_parameters(const Kernel& k, bool precomputed_trig = false, bool batch = false);
 // Whether the kernel computes any sine or cosine (only those get an `_sc` entry point).
 bool uses_trig(const Kernel& k);
 // The function body (without braces), every live node a `const Scalar tN = ...;` line.

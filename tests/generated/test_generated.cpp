@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <new>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <type_traits>
+#include <utility>
 
 #include "generated/reference.hpp"
 #include "model/frames.hpp"
@@ -243,6 +246,120 @@ TEST_F(Generated, KinematicsAndJacobians) {
         check(J, flat(reference::spatial_jacobian(model, q)));
     }
 }
+
+
+#ifdef ROBOT_BATCH
+// The batched kernels (BATCH W): lane s of batch::k computes what k computes for state s. Inputs are
+// random numbers (the kernels' arithmetic, not the physics: that is the single-state kernels' test
+// above); each output element of each lane equals the single-state kernel's within 1e-13 relative
+// to the array's largest finite magnitude (at least 1), or is non-finite where it is.
+using Batch = robot::Batch;
+constexpr int W = robot::BATCH;
+
+// Arrays of Batch aligned to 64 bytes: this file may be built without the kernels' vector flags (it
+// shares Eigen objects with libraries built without them), where alignof(Batch) is only 16.
+template <class T> struct Aligned {
+    using value_type = T;
+    Aligned() = default;
+    template <class U> Aligned(const Aligned<U>&) {}
+    T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(64))); }
+    void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t(64)); }
+    template <class U> bool operator==(const Aligned<U>&) const { return true; }
+    template <class U> bool operator!=(const Aligned<U>&) const { return false; }
+};
+using Batches = std::vector<Batch, Aligned<Batch>>;
+
+template <class V, class... P, size_t... I> void call_with(void (*f)(P...) noexcept, std::vector<V>& a, std::index_sequence<I...>) {
+    f(static_cast<P>(a[I].data())...);
+}
+
+template <class... A, class... B>
+void check_batch(const char* name, void (*single)(A...) noexcept, void (*batched)(B...) noexcept, const int* sizes, std::mt19937_64& rng) {
+    constexpr size_t n = sizeof...(A);
+    static_assert(n == sizeof...(B));
+    constexpr bool input[] = {std::is_const_v<std::remove_pointer_t<A>>...};
+    std::uniform_real_distribution<double> u(-3, 3);
+    std::vector<std::vector<std::vector<Scalar>>> lanes(W, std::vector<std::vector<Scalar>>(n));
+    std::vector<Batches> b(n);
+    for (size_t i = 0; i < n; ++i) {
+        b[i].assign(sizes[i], Batch{});
+        for (int s = 0; s < W; ++s) {
+            lanes[s][i].assign(sizes[i], Scalar(0));
+            if (!input[i]) continue;
+            for (int e = 0; e < sizes[i]; ++e) b[i][e][s] = lanes[s][i][e] = static_cast<Scalar>(u(rng));
+        }
+    }
+    for (int s = 0; s < W; ++s) call_with(single, lanes[s], std::index_sequence_for<A...>{});
+    call_with(batched, b, std::index_sequence_for<B...>{});
+    for (size_t i = 0; i < n; ++i) {
+        if (input[i]) continue;
+        for (int s = 0; s < W; ++s) {
+            double scale = 1;
+            for (Scalar x : lanes[s][i])
+                if (std::isfinite(x)) scale = std::max(scale, std::abs(static_cast<double>(x)));
+            for (int e = 0; e < sizes[i]; ++e) {
+                const double x = lanes[s][i][e], y = b[i][e][s];
+                if (!std::isfinite(x) || !std::isfinite(y)) {
+                    ASSERT_TRUE(std::isnan(x) ? std::isnan(y) : x == y) << name << " argument " << i << " element " << e << " lane " << s;
+                    continue;
+                }
+                ASSERT_LE(std::abs(x - y), 1e-13 * scale) << name << " argument " << i << " element " << e << " lane " << s;
+            }
+        }
+    }
+}
+#define CHECK_BATCH(k) check_batch(#k, &robot::k, &robot::batch::k, robot::batch::k##_sizes, rng)
+
+TEST_F(Generated, BatchedKernelsEqualTheSingleStateKernels) {
+    for (int round = 0; round < 50 && !HasFatalFailure(); ++round) {
+        CHECK_BATCH(fk);
+        CHECK_BATCH(rnea);
+        CHECK_BATCH(gravity);
+        CHECK_BATCH(nle);
+        CHECK_BATCH(crba);
+        CHECK_BATCH(ltdl);
+        CHECK_BATCH(ltdl_solve);
+        CHECK_BATCH(fd_crba_ltdl);
+        CHECK_BATCH(aba);
+        CHECK_BATCH(jacobians);
+        CHECK_BATCH(id_lu);
+        CHECK_BATCH(id_assemble);
+        CHECK_BATCH(id_factor);
+        CHECK_BATCH(id_solve);
+        CHECK_BATCH(fd_lu);
+        CHECK_BATCH(fd_assemble);
+        CHECK_BATCH(fd_factor);
+        CHECK_BATCH(fd_solve);
+    }
+}
+
+// And against the reference at physical states: W of them a call, RNEA and ABA.
+TEST_F(Generated, BatchedDynamicsAgreeWithTheReference) {
+    Batches bq(robot::NQ), bqd(robot::NV), bqdd(robot::NV), btau(robot::NV), bg(3), out(robot::NV);
+    for (int call = 0; call < kStates / W && !HasFatalFailure(); ++call) {
+        std::vector<std::vector<double>> rnea_ref, aba_ref;
+        for (int s = 0; s < W; ++s) {
+            draw();
+            for (int i = 0; i < robot::NQ; ++i) bq[i][s] = static_cast<Scalar>(q[i]);
+            for (int i = 0; i < robot::NV; ++i)
+                bqd[i][s] = static_cast<Scalar>(qd[i]), bqdd[i][s] = static_cast<Scalar>(qdd[i]), btau[i][s] = static_cast<Scalar>(tau[i]);
+            for (int i = 0; i < 3; ++i) bg[i][s] = static_cast<Scalar>(g[i]);
+            rnea_ref.push_back(flat(reference::rnea(model, q, qd, qdd, g)));
+            aba_ref.push_back(robot::fd_refusal[0] ? std::vector<double>() : flat(reference::aba(model, q, qd, tau, g)));
+        }
+        const auto lane = [&](int s) {
+            std::vector<Scalar> x(robot::NV);
+            for (int i = 0; i < robot::NV; ++i) x[i] = out[i][s];
+            return x;
+        };
+        robot::batch::rnea(bq.data(), bqd.data(), bqdd.data(), bg.data(), out.data());
+        for (int s = 0; s < W; ++s) check(lane(s), rnea_ref[s]);
+        if (robot::fd_refusal[0]) continue;
+        robot::batch::aba(bq.data(), bqd.data(), btau.data(), bg.data(), out.data());
+        for (int s = 0; s < W; ++s) check(lane(s), aba_ref[s]);
+    }
+}
+#endif
 
 }  // namespace
 }  // namespace rbdgen
