@@ -1,6 +1,7 @@
 // DART 6.12 (Debian's libdart-dev, built with Debian's flags): a general library that handles
 // branched and floating robots, the humanoids' peer. Its Skeleton on the URDF (visual and collision
 // elements dropped: no meshes are needed for dynamics), joint damping, springs and friction zeroed,
+// every joint force-actuated (no mimic constraints),
 // and its coordinates mapped to rbdgen's by joint name: inverse dynamics (computeInverseDynamics),
 // the mass matrix (getMassMatrix) and forward dynamics (computeForwardDynamics, articulated-body).
 // A floating base is DART's FreeJoint: rotation vector and translation, and [angular; linear]
@@ -67,6 +68,9 @@ Peer dart_peer(const std::string& urdf, bool floating_base, const std::vector<Jo
     auto d = std::make_shared<Dart>();
     d->skel = loader.parseSkeletonString(stripped, dart::common::Uri("file://" + urdf));
     if (!d->skel) throw std::runtime_error("DART could not load " + urdf);
+    // rbdgen models a mimic joint as an independent one (and warns): so does DART here, whose loader
+    // makes it follow its master in forward dynamics otherwise.
+    for (std::size_t i = 0; i < d->skel->getNumJoints(); ++i) d->skel->getJoint(i)->setActuatorType(dart::dynamics::Joint::FORCE);
     for (std::size_t i = 0; i < d->skel->getNumDofs(); ++i) {
         dart::dynamics::DegreeOfFreedom* dof = d->skel->getDof(i);
         dof->setDampingCoefficient(0), dof->setSpringStiffness(0), dof->setCoulombFriction(0);
