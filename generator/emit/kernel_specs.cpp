@@ -615,12 +615,10 @@ std::vector<int> Kernel::all_output_nodes() const {
     return all;
 }
 
-Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes, bool keep_divisions) {
-    Kernel k;
-    k.spec = &spec;
-    k.name = spec.name;
-    k.doc = spec.doc;
-    k.graph->max_nodes = max_nodes;
+namespace {
+// The spec's algorithm on symbolic inputs, traced into k's graph (the guard ends with this call,
+// before trace_kernel may replace the graph).
+void trace_into(Kernel& k, const Model& model, const KernelSpec& spec) {
     sym::Tracing tracing(*k.graph);
     Arrays<sym::Expr> in;
     for (size_t a = 0; a < spec.inputs.size(); ++a) {
@@ -641,6 +639,16 @@ Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes, b
         for (int i = 0; i < out[o].size(); ++i) ids.push_back(out[o][i].id());
         k.output_nodes.push_back(ids);
     }
+}
+}  // namespace
+
+Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes, bool keep_divisions) {
+    Kernel k;
+    k.spec = &spec;
+    k.name = spec.name;
+    k.doc = spec.doc;
+    k.graph->max_nodes = max_nodes;
+    trace_into(k, model, spec);
     if (keep_divisions) return k;
     // one reciprocal a shared divisor
     const sym::OpCounts as_written = k.ops();
