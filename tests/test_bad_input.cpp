@@ -78,6 +78,13 @@ TEST_F(BadInput, LoopingTree) {
     const std::string f = write("loop.urdf", robot(link("a", kGood) + link("b", kGood) + joint("j1", "revolute", "a", "b") +
                                                    joint("j2", "revolute", "b", "a")));
     expect_error("info " + f, {"loop.urdf", "loop"});
+    // a loop beside a tree, after a joint that is not in it: the loop's joints are named, only they
+    const std::string g = write("beside.urdf", robot(link("base", kGood) + link("c", kGood) + link("a", kGood) + link("b", kGood) +
+                                                     joint("j0", "revolute", "base", "c") + joint("j1", "revolute", "c", "a") +
+                                                     joint("j2", "revolute", "a", "b") + joint("j3", "revolute", "b", "a")));
+    expect_error("info " + g, {"beside.urdf", "joints 'j2', 'j3' form a loop", "remove a joint"});
+    const test::CommandResult r = test::run("info " + g);
+    EXPECT_EQ(r.out.find("'j1'"), std::string::npos) << r.out;
 }
 
 TEST_F(BadInput, PlanarJoint) {

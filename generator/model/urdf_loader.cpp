@@ -153,15 +153,6 @@ Model load_urdf_string(const std::string& bytes, const std::string& file, const 
         throw Error(file + ": not a valid URDF (" + (errors.text.empty() ? "urdfdom could not parse it" : errors.text) +
                     "); " + hint);
     }
-    // urdfdom links a parent to its children by shared pointers, so links whose joints form a loop
-    // beside the tree (which the checks below refuse) hold each other and would never be freed
-    // (found by fuzz_urdf: tests/fuzz/regressions/urdf/). Their links go when this function returns.
-    struct ReleaseLinks {
-        urdf::ModelInterfaceSharedPtr model;
-        ~ReleaseLinks() {
-            for (const auto& [name, link] : model->links_) link->child_links.clear();
-        }
-    } release{urdf};
     const urdf::LinkConstSharedPtr root = urdf->getRoot();
     if (!root) throw Error(file + ": no root link; a URDF needs one link that is no joint's child");
 

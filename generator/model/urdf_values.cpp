@@ -136,6 +136,53 @@ struct Checker {
     }
 };
 
+
+// Joints whose links form a loop (a link its own ancestor): refused here, before urdfdom, which links
+// a parent to its children by shared pointers, so that the links of a loop would hold each other and
+// never be freed, whether it then refuses the file or not (found by fuzz_urdf: tests/fuzz/regressions/urdf/).
+void refuse_loops(const TiXmlElement& robot, const std::string& file) {
+    std::map<std::string, std::vector<std::pair<std::string, std::string>>> children;  // parent link: (joint, child link)
+    for (const TiXmlElement* j = robot.FirstChildElement("joint"); j; j = j->NextSiblingElement("joint")) {
+        const TiXmlElement* parent = j->FirstChildElement("parent");
+        const TiXmlElement* child = j->FirstChildElement("child");
+        const char* p = parent ? parent->Attribute("link") : nullptr;
+        const char* c = child ? child->Attribute("link") : nullptr;
+        if (p && c) children[p].push_back({j->Attribute("name") ? j->Attribute("name") : "", c});
+    }
+    // Depth first from every link; a link met again on the current path closes a loop.
+    std::map<std::string, int> state;  // absent: not visited; 1: on the path; 2: done
+    std::vector<std::string> path_joints;
+    for (const auto& start : children) {
+        if (state.count(start.first)) continue;
+        std::vector<std::pair<std::string, size_t>> stack{{start.first, 0}};
+        state[start.first] = 1;
+        while (!stack.empty()) {
+            auto& [link, next] = stack.back();
+            const auto& out = children[link];
+            if (next == out.size()) {
+                state[link] = 2;
+                stack.pop_back();
+                if (!path_joints.empty()) path_joints.pop_back();
+                continue;
+            }
+            const auto& [joint, child] = out[next++];
+            if (state[child] == 1) {  // path_joints[d] leads from stack[d] to stack[d + 1]
+                size_t d = 0;
+                while (stack[d].first != child) ++d;
+                std::string loop;
+                for (size_t k = d; k < path_joints.size(); ++k) loop += "'" + path_joints[k] + "', ";
+                loop += "'" + joint + "'";
+                throw Error(file + ": joints " + loop + " form a loop (link '" + child +
+                            "' is its own ancestor); a URDF must be a tree: remove a joint of the loop");
+            }
+            if (state[child] == 2) continue;
+            state[child] = 1;
+            path_joints.push_back(joint);
+            stack.push_back({child, 0});
+        }
+    }
+}
+
 }  // namespace
 
 void check_urdf_text(const std::string& utf8_xml, const std::string& file) {
@@ -154,6 +201,7 @@ void check_urdf_text(const std::string& utf8_xml, const std::string& file) {
         for (const TiXmlElement* child = e->FirstChildElement(); child; child = child->NextSiblingElement())
             c.check_element(*child, owner, child->Value());
     }
+    refuse_loops(*robot, file);
 }
 
 }  // namespace rbdgen
