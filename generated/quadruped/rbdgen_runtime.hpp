@@ -76,42 +76,6 @@ static inline void rbdgen_sincos(float x, float* s, float* c) noexcept {
     *c = std::cos(x);
 }
 
-// sin and cos of two angles at once: the kernels call it for their angles two by two. Where the
-// target has two-double SIMD (x86-64's SSE2, AArch64), the steps of rbdgen_sincos run on both lanes
-// through the compiler's vector extensions (no header, no intrinsics): the quadrant's swap and signs
-// become bit masks. Elsewhere, and for float, two rbdgen_sincos calls. Tested against std::sin and
-// std::cos (tests/test_sincos.cpp).
-#if !defined(RBDGEN_STD_TRIG) && (defined(__GNUC__) || defined(__clang__)) && (defined(__SSE2__) || defined(__aarch64__))
-typedef double rbdgen_v2d __attribute__((vector_size(16)));
-typedef long long rbdgen_v2i __attribute__((vector_size(16)));
-typedef unsigned long long rbdgen_v2u __attribute__((vector_size(16)));
-static inline void rbdgen_sincos2(double x0, double x1, double* s0, double* c0, double* s1, double* c1) noexcept {
-    if (!(x0 > -1e5 && x0 < 1e5 && x1 > -1e5 && x1 < 1e5)) {
-        rbdgen_sincos(x0, s0, c0);
-        rbdgen_sincos(x1, s1, c1);
-        return;
-    }
-    const rbdgen_v2d x = {x0, x1}, half = {0.5, 0.5};
-    const rbdgen_v2u sign_bit = {1ULL << 63, 1ULL << 63};
-    const rbdgen_v2d signed_half = (rbdgen_v2d)((rbdgen_v2u)half | ((rbdgen_v2u)x & sign_bit));  // ±0.5 as x
-    const rbdgen_v2i k_int = __builtin_convertvector(x * 0.63661977236758138 + signed_half, rbdgen_v2i);
-    const rbdgen_v2d k = __builtin_convertvector(k_int, rbdgen_v2d);
-    rbdgen_v2d sin_r, cos_r;
-    rbdgen_sincos_reduced(x, k, &sin_r, &cos_r);
-    const rbdgen_v2u sr = (rbdgen_v2u)sin_r, cr = (rbdgen_v2u)cos_r;
-    const rbdgen_v2u q = (rbdgen_v2u)k_int;                   // the quadrant in its two low bits
-    const rbdgen_v2u odd = (rbdgen_v2u)((q & 1) != 0);        // quadrants 1, 3: sin and cos swap
-    const rbdgen_v2u s = (odd & cr) | (~odd & sr), c = (odd & sr) | (~odd & cr);
-    const rbdgen_v2d s_out = (rbdgen_v2d)(s ^ ((q & 2) << 62));        // quadrants 2, 3: −sin
-    const rbdgen_v2d c_out = (rbdgen_v2d)(c ^ (((q + 1) & 2) << 62));  // quadrants 1, 2: −cos
-    *s0 = s_out[0], *s1 = s_out[1], *c0 = c_out[0], *c1 = c_out[1];
-}
-#endif
-template <class T> static inline void rbdgen_sincos2(T x0, T x1, T* s0, T* c0, T* s1, T* c1) noexcept {  // two calls
-    rbdgen_sincos(x0, s0, c0);
-    rbdgen_sincos(x1, s1, c1);
-}
-
 // The batched kernels (rbdgen generate --batch W): every value is a vector of W lanes of the
 // compiler's vector extensions (GCC, Clang), one state a lane. sin and cos of W angles at once: in
 // double, the steps of rbdgen_sincos on all lanes, the quadrant's swap and signs as bit masks, so
@@ -171,5 +135,22 @@ RBDGEN_BATCH_SINCOS(4)
 RBDGEN_BATCH_SINCOS(8)
 #undef RBDGEN_BATCH_SINCOS
 #endif
+
+// sin and cos of two angles at once: the kernels call it for their angles two by two. Where the
+// target has two-double SIMD (x86-64's SSE2, AArch64), the two lanes of one batched call above.
+// Elsewhere, and for float, two rbdgen_sincos calls. Tested against std::sin and
+// std::cos (tests/test_sincos.cpp).
+#if !defined(RBDGEN_STD_TRIG) && (defined(__GNUC__) || defined(__clang__)) && (defined(__SSE2__) || defined(__aarch64__))
+static inline void rbdgen_sincos2(double x0, double x1, double* s0, double* c0, double* s1, double* c1) noexcept {
+    const rbdgen_batch2d x = {x0, x1};
+    rbdgen_batch2d s, c;
+    rbdgen_sincos(x, &s, &c);
+    *s0 = s[0], *s1 = s[1], *c0 = c[0], *c1 = c[1];
+}
+#endif
+template <class T> static inline void rbdgen_sincos2(T x0, T x1, T* s0, T* c0, T* s1, T* c1) noexcept {  // two calls
+    rbdgen_sincos(x0, s0, c0);
+    rbdgen_sincos(x1, s1, c1);
+}
 
 #endif  // RBDGEN_RUNTIME_HPP
