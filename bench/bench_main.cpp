@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
     Collect collect;
     benchmark::RunSpecifiedBenchmarks(&collect);
 
-    // KDL's forward dynamics (ChainFdSolver_RNE) is the peer of both generated forward dynamics.
+    // KDL's and DART's one forward dynamics is the peer of both generated ones.
     auto get = [&](const Robot& r, const std::string& k, const std::string& peer) {
         const bool library = peer.rfind("kdl", 0) == 0 || peer.rfind("dart", 0) == 0;  // one forward dynamics
         const std::string key = library && k == "fd_crba_ltdl" ? "aba" : k;

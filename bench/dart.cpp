@@ -49,11 +49,7 @@ struct Dart {
         if (free_dof >= 0)
             for (int k = 0; k < 6; ++k) out[free_v + k] = y[free_dof + k];
     }
-    int dart_index(int v) const {
-        for (const Slot& s : dofs)
-            if (s.v == v) return s.dof;
-        return free_dof + (v - free_v);
-    }
+    std::vector<int> dof_of_v;  // DART's coordinate of each of rbdgen's velocity coordinates
 };
 }  // namespace
 
@@ -85,6 +81,10 @@ Peer dart_peer(const std::string& urdf, bool floating_base, const std::vector<Jo
         d->dofs.push_back({static_cast<int>(joint->getIndexInSkeleton(0)), j.q_index, j.v_index});
     }
     d->nv = static_cast<int>(d->skel->getNumDofs());
+    d->dof_of_v.assign(d->nv, 0);
+    for (const Dart::Slot& s : d->dofs) d->dof_of_v[s.v] = s.dof;
+    if (d->free_dof >= 0)
+        for (int k = 0; k < 6; ++k) d->dof_of_v[d->free_v + k] = d->free_dof + k;
     d->pos = d->vel = d->x = Eigen::VectorXd::Zero(d->nv);
     Peer p{"dart", {}, {}, {}, {}};
     p.rnea = [d](const double* q, const double* qd, const double* qdd, const double* g, double* out) {
@@ -97,7 +97,7 @@ Peer dart_peer(const std::string& urdf, bool floating_base, const std::vector<Jo
         d->load(q, nullptr, nullptr, nullptr);
         const Eigen::MatrixXd& M = d->skel->getMassMatrix();
         for (int r = 0; r < d->nv; ++r)
-            for (int c = 0; c < d->nv; ++c) out[r * d->nv + c] = M(d->dart_index(r), d->dart_index(c));
+            for (int c = 0; c < d->nv; ++c) out[r * d->nv + c] = M(d->dof_of_v[r], d->dof_of_v[c]);
     };
     p.aba = [d](const double* q, const double* qd, const double* tau, const double* g, double* out) {
         d->load(q, qd, tau, g);
