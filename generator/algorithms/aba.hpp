@@ -30,6 +30,7 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
     std::vector<Vec6<S>> v(N), c(N), p_A(N), a(N);
     std::vector<Mat6<S>> I_A(N);
     for (int i = 0; i < N; ++i) {  // pass 1: velocities, bias forces
+        const Step<S> step;
         const Body& b = model.bodies[i];
         X[i] = X_up<S>(b, q.data());
         const Vec6<S> vJ = motion<S>(b.joint, qd.data() + b.v_index);
@@ -56,6 +57,7 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         return ltdl_solve<S>(D_LD[i], dense_parent(static_cast<int>(D_LD[i].rows())), x);
     };
     for (int i = N - 1; i >= 0; --i) {  // pass 2: articulated-body inertias
+        const Step<S> step;
         const Body& b = model.bodies[i];
         const int n_i = b.joint.nv();
         const Subspace<S> S_i = motion_subspace<S>(b.joint);
@@ -89,6 +91,7 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
     }
     VecX<S> qdd(model.nv);
     for (int i = 0; i < N; ++i) {  // pass 3: accelerations; a_0 = (0, −g), which only turns: ⁱX_0 a_0 = (0, E (−g))
+        const Step<S> step;
         const Body& b = model.bodies[i];
         const int n_i = b.joint.nv();
         const Vec6<S> Xa = b.lambda < 0 ? spatial<S>(Vec3<S>::Zero(), X[i].rotate(-gravity)) : X[i].apply(a[b.lambda]);

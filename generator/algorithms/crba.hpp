@@ -13,11 +13,13 @@ template <class S> MatX<S> crba(const Model& model, const VecX<S>& q, const Body
     std::vector<ScrewChain<S>> X(N);
     std::vector<RigidBodyInertia<S>> I_c(N);
     for (int i = 0; i < N; ++i) {
+        const Step<S> step;
         X[i] = X_up<S>(model.bodies[i], q.data());
         I_c[i] = body_inertia<S>(model, i, inertias);
     }
     MatX<S> H = MatX<S>::Zero(model.nv, model.nv);
     for (int i = N - 1; i >= 0; --i) {
+        const Step<S> step;
         const Body& b = model.bodies[i];
         if (b.lambda >= 0) I_c[b.lambda] = I_c[b.lambda] + X[i].inertia_in_parent(I_c[i]);
         for (int k = 0; k < b.joint.nv(); ++k) {

@@ -21,6 +21,7 @@ Kinematics<S> forward_kinematics(const Model& model, const VecX<S>& q, const Vec
     k.X_0.resize(N);
     k.v.resize(N);
     for (int i = 0; i < N; ++i) {
+        const Step<S> step;
         const Body& b = model.bodies[i];
         const int p = b.lambda;
         k.X_up[i] = X_up<S>(b, q.data());

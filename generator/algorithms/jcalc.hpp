@@ -5,6 +5,7 @@
 
 #include "model/model.hpp"
 #include "spatial/screw.hpp"
+#include "sym/step.hpp"
 
 namespace rbdgen {
 

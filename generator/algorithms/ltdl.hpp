@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "spatial/spatial.hpp"
+#include "sym/step.hpp"
 
 namespace rbdgen {
 
@@ -16,6 +17,7 @@ namespace rbdgen {
 template <class S> void ltdl(MatX<S>& A, const std::vector<int>& lambda) {
     const int n = static_cast<int>(lambda.size());
     for (int k = n - 1; k >= 0; --k) {
+        const Step<S> step;
         for (int i = lambda[k]; i >= 0; i = lambda[i]) {
             const S a = A(k, i) / A(k, k);
             for (int j = i; j >= 0; j = lambda[j]) A(i, j) = A(i, j) - A(k, j) * a;

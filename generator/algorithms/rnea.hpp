@@ -54,6 +54,7 @@ VecX<S> rnea(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX
     std::vector<Mat3<S>> W(N);
     std::vector<Vec6<S>> f(N);
     for (int i = 0; i < N; ++i) {
+        const Step<S> step;
         const Body& b = model.bodies[i];
         X[i] = X_up<S>(b, q.data());
         const Vec6<S> vJ = motion<S>(b.joint, qd.data() + b.v_index);
@@ -76,6 +77,7 @@ VecX<S> rnea(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX
     }
     VecX<S> tau(model.nv);
     for (int i = N - 1; i >= 0; --i) {
+        const Step<S> step;
         const Body& b = model.bodies[i];
         project<S>(b.joint, f[i], tau.data() + b.v_index);              // eq. (3τ)
         if (b.lambda >= 0) f[b.lambda] += X[i].transpose_apply(f[i]);     // Σ ⁱX_j* f_j

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "emit/generate.hpp"
 #include "emit/kernel.hpp"
+#include "emit/compact.hpp"
 #include "emit/measure.hpp"
 #include "model/snap.hpp"
 #include <fmt/format.h>
@@ -18,7 +19,7 @@ namespace {
 
 struct GenerateArgs {
     ModelArgs model;
-    std::string dir, name, scalar = "double", measure;
+    std::string dir, name, scalar = "double", measure, emission = "auto";
     std::string max_operations = std::to_string(sym::Graph::default_max_nodes);
     std::string snap_tolerance = fmt::format("{:g}", kSnapTolerance);
     std::vector<std::string> kernels, problems, external_forces, frames, parameters;
@@ -55,6 +56,7 @@ void generate(const GenerateArgs& a, const std::string& command_line, std::ostre
     o.trig_entry_points = a.trig_entry_points;
     o.keep_divisions = a.keep_divisions;
     o.batch = a.batch;
+    o.emission = a.emission;
     o.problems = a.problems;
     o.ncmtm_order = a.ncmtm_order;
     for (const std::string& l : a.external_forces)
@@ -126,6 +128,11 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     c->add_flag("--keep-divisions", a->keep_divisions,
                 "emit every division as the algorithm writes it instead of one reciprocal and multiplications a shared "
                 "divisor (x86-64's pipelined divider: LTDL 5% faster with AVX2, bench/RESULTS.md)");
+    c->add_option("--emission", a->emission,
+                  "straight: every kernel straight-line code; compact: each kind of step (one body of one pass) one "
+                  "function, called a body with its constants from tables, code that fits an instruction cache; auto "
+                  "(default): compact for kernels of more than " + std::to_string(kCompactAbove) + " operations (README \"Emission\")")
+        ->type_name("straight|compact|auto");
     c->add_option("--batch", a->batch,
                   "also emit batch::<kernel> for every kernel: W states a call (2, 4 or 8), structure of arrays, on the "
                   "compiler's vector extensions (GCC, Clang), for throughput (README \"Batched kernels\")")->type_name("W");

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace rbdgen {
 
@@ -34,74 +35,84 @@ std::string kernel_parameters(const Kernel& k, bool precomputed_trig, bool batch
     return p;
 }
 
+StatementPrinter::StatementPrinter(const Kernel& k, const Schedule& sch, const EmitOptions& options)
+    : k_(k), sch_(sch), o_(options), type_(options.batch ? "Batch" : "Scalar") {}
+
+std::string StatementPrinter::var(int id) const {
+    return sch_.values[id].name.empty() ? fmt::format("t{}", id) : sch_.values[id].name;
+}
+
+std::string StatementPrinter::read(int id) const {
+    const Value& v = sch_.values[id];
+    switch (v.kind) {
+        case Value::Kind::Constant: return scalar_literal(v.constant, o_.scalar);
+        case Value::Kind::Input: return fmt::format("{}[{}]", k_.inputs[v.array].name, v.index);
+        case Value::Kind::SinQ: return fmt::format("sin_q[{}]", v.index);
+        case Value::Kind::CosQ: return fmt::format("cos_q[{}]", v.index);
+        case Value::Kind::Temporary: break;
+    }
+    if (elsewhere) {
+        const std::string e = elsewhere(id);
+        if (!e.empty()) return e;
+    }
+    return var(id);
+}
+
+std::string StatementPrinter::operation(sym::Op op, const std::string& a, const std::string& b) const {
+    using sym::Op;
+    switch (op) {
+        case Op::Add: return a + " + " + b;
+        case Op::Sub: return a + " - " + b;
+        case Op::Mul: return a + " * " + b;
+        case Op::Div: return a + " / " + b;
+        case Op::Neg: return "-" + a;
+        case Op::Sqrt: return (o_.batch ? "rbdgen_sqrt(" : "std::sqrt(") + a + ")";
+        default: throw std::logic_error("not an arithmetic operation");
+    }
+}
+
+// A call writes both results; one no statement reads is named after the node it was scheduled at.
+std::string StatementPrinter::print(const Statement& s) const {
+    using sym::Op;
+    auto result = [&](int id, const char* what, int first) { return id >= 0 ? var(id) : fmt::format("unused_{}{}", what, first); };
+    switch (s.kind) {
+        case Statement::Kind::Assign:
+            return fmt::format("    const {} {} = {};\n", type_, var(s.target), operation(s.op, read(s.a), s.b >= 0 ? read(s.b) : ""));
+        case Statement::Kind::SinCos: {
+            const std::string sn = result(s.sin_a, "sin", s.first_a), cs = result(s.cos_a, "cos", s.first_a);
+            return fmt::format("    {} {}, {};\n    rbdgen_sincos({}, &{}, &{});\n", type_, sn, cs, read(s.a), sn, cs);
+        }
+        case Statement::Kind::SinCos2: {
+            const std::string s1 = result(s.sin_a, "sin", s.first_a), c1 = result(s.cos_a, "cos", s.first_a);
+            const std::string s2 = result(s.sin_b, "sin", s.first_b), c2 = result(s.cos_b, "cos", s.first_b);
+            return o_.batch  // a Batch call already takes W angles
+                       ? fmt::format("    Batch {}, {}, {}, {};\n    rbdgen_sincos({}, &{}, &{});\n    rbdgen_sincos({}, &{}, &{});\n", s1, c1,
+                                     s2, c2, read(s.a), s1, c1, read(s.b), s2, c2)
+                       : fmt::format("    Scalar {}, {}, {}, {};\n    rbdgen_sincos2({}, {}, &{}, &{}, &{}, &{});\n", s1, c1, s2, c2,
+                                     read(s.a), read(s.b), s1, c1, s2, c2);
+        }
+        case Statement::Kind::TurnedTrig: {
+            const std::string ct = scalar_literal(s.cos_theta, o_.scalar), st = scalar_literal(s.sin_theta, o_.scalar);
+            return s.op == Op::Sin
+                       ? fmt::format("    const Scalar {} = sin_q[{}] * {} + cos_q[{}] * {};\n", var(s.target), s.index, ct, s.index, st)
+                       : fmt::format("    const Scalar {} = cos_q[{}] * {} - sin_q[{}] * {};\n", var(s.target), s.index, ct, s.index, st);
+        }
+        case Statement::Kind::Store: {
+            const bool broadcast = o_.batch && sch_.values[s.a].kind == Value::Kind::Constant;
+            return fmt::format("    {}[{}] = {};\n", k_.outputs[s.output].name, s.element, broadcast ? "Batch{} + " + read(s.a) : read(s.a));
+        }
+    }
+    return "";
+}
+
 // The straight-line backend: a schedule printed one statement a line. Batched, the same statements
 // on Batch values (a constant operand is broadcast by the vector extensions; a stored one explicitly),
 // sqrt and sin/cos by the runtime's lane functions.
 std::string kernel_body(const Kernel& k, const EmitOptions& options) {
-    using sym::Op;
     const Schedule sch = schedule(k, options.precomputed_trig);
-    const char* type = options.batch ? "Batch" : "Scalar";
-    auto var = [&](int id) { return sch.values[id].name.empty() ? fmt::format("t{}", id) : sch.values[id].name; };
-    auto read = [&](int id) -> std::string {
-        const Value& v = sch.values[id];
-        switch (v.kind) {
-            case Value::Kind::Constant: return scalar_literal(v.constant, options.scalar);
-            case Value::Kind::Input: return fmt::format("{}[{}]", k.inputs[v.array].name, v.index);
-            case Value::Kind::SinQ: return fmt::format("sin_q[{}]", v.index);
-            case Value::Kind::CosQ: return fmt::format("cos_q[{}]", v.index);
-            case Value::Kind::Temporary: break;
-        }
-        return var(id);
-    };
-    // A call writes both results; one no statement reads is named after the node it was scheduled at.
-    auto result = [&](int id, const char* what, int first) { return id >= 0 ? var(id) : fmt::format("unused_{}{}", what, first); };
+    const StatementPrinter printer(k, sch, options);
     std::string body;
-    for (const Statement& s : sch.statements) {
-        switch (s.kind) {
-            case Statement::Kind::Assign: {
-                std::string rhs;
-                switch (s.op) {
-                    case Op::Add: rhs = read(s.a) + " + " + read(s.b); break;
-                    case Op::Sub: rhs = read(s.a) + " - " + read(s.b); break;
-                    case Op::Mul: rhs = read(s.a) + " * " + read(s.b); break;
-                    case Op::Div: rhs = read(s.a) + " / " + read(s.b); break;
-                    case Op::Neg: rhs = "-" + read(s.a); break;
-                    case Op::Sqrt: rhs = (options.batch ? "rbdgen_sqrt(" : "std::sqrt(") + read(s.a) + ")"; break;
-                    default: break;
-                }
-                body += fmt::format("    const {} {} = {};\n", type, var(s.target), rhs);
-                break;
-            }
-            case Statement::Kind::SinCos: {
-                const std::string sn = result(s.sin_a, "sin", s.first_a), cs = result(s.cos_a, "cos", s.first_a);
-                body += fmt::format("    {} {}, {};\n    rbdgen_sincos({}, &{}, &{});\n", type, sn, cs, read(s.a), sn, cs);
-                break;
-            }
-            case Statement::Kind::SinCos2: {
-                const std::string s1 = result(s.sin_a, "sin", s.first_a), c1 = result(s.cos_a, "cos", s.first_a);
-                const std::string s2 = result(s.sin_b, "sin", s.first_b), c2 = result(s.cos_b, "cos", s.first_b);
-                body += options.batch  // a Batch call already takes W angles
-                            ? fmt::format("    Batch {}, {}, {}, {};\n    rbdgen_sincos({}, &{}, &{});\n    rbdgen_sincos({}, &{}, &{});\n", s1,
-                                          c1, s2, c2, read(s.a), s1, c1, read(s.b), s2, c2)
-                            : fmt::format("    Scalar {}, {}, {}, {};\n    rbdgen_sincos2({}, {}, &{}, &{}, &{}, &{});\n", s1, c1, s2, c2,
-                                          read(s.a), read(s.b), s1, c1, s2, c2);
-                break;
-            }
-            case Statement::Kind::TurnedTrig: {
-                const std::string ct = scalar_literal(s.cos_theta, options.scalar), st = scalar_literal(s.sin_theta, options.scalar);
-                body += s.op == Op::Sin
-                            ? fmt::format("    const Scalar {} = sin_q[{}] * {} + cos_q[{}] * {};\n", var(s.target), s.index, ct, s.index, st)
-                            : fmt::format("    const Scalar {} = cos_q[{}] * {} - sin_q[{}] * {};\n", var(s.target), s.index, ct, s.index, st);
-                break;
-            }
-            case Statement::Kind::Store: {
-                const bool broadcast = options.batch && sch.values[s.a].kind == Value::Kind::Constant;
-                body += fmt::format("    {}[{}] = {};\n", k.outputs[s.output].name, s.element,
-                                    broadcast ? "Batch{} + " + read(s.a) : read(s.a));
-                break;
-            }
-        }
-    }
+    for (const Statement& s : sch.statements) body += printer.print(s);
     return body;
 }
 

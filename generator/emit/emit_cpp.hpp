@@ -1,9 +1,11 @@
 // Straight-line C++ from a traced kernel: one statement a node, in the algorithm's own order.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "emit/kernel.hpp"
+#include "emit/schedule.hpp"
 
 namespace rbdgen {
 
@@ -24,6 +26,24 @@ std::string kernel_parameters(const Kernel& k, bool precomputed_trig = false, bo
 bool uses_trig(const Kernel& k);
 // The function body (without braces), every live node a `const Scalar tN = ...;` line.
 std::string kernel_body(const Kernel& k, const EmitOptions& options);
+// The text of one statement of a schedule (shared by the straight-line and compact backends).
+// `elsewhere`, when set, gives how a temporary the printer does not define is read (the compact
+// backend's value slots), or "" for the printer's own name.
+class StatementPrinter {
+public:
+    StatementPrinter(const Kernel& k, const Schedule& sch, const EmitOptions& options);
+    std::string print(const Statement& s) const;
+    std::string read(int id) const;
+    std::string var(int id) const;
+    std::string operation(sym::Op op, const std::string& a, const std::string& b) const;
+    std::function<std::string(int)> elsewhere;
+
+private:
+    const Kernel& k_;
+    const Schedule& sch_;
+    const EmitOptions& o_;
+    std::string type_;
+};
 // A literal of the scalar type that reads back as exactly `v` (rounded to float for float).
 std::string scalar_literal(double v, const std::string& scalar);
 

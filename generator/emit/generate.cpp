@@ -13,6 +13,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "emit/compact.hpp"
 #include "emit/emit_cpp.hpp"
 #include "emit/float_budget.hpp"
 #include "emit/kernel.hpp"
@@ -66,7 +67,22 @@ struct Emitted {
     const ProblemAnalysis* problem = nullptr;  // a problem's kernel (report.json lists it under "problems")
     FloatError float_error;                    // its arithmetic in float against double (emit/float_budget.hpp)
     std::optional<sym::OpCounts> ops_folded;   // with f_ext or pi as inputs: the same kernel's ops with them folded
+    std::optional<CompactKernel> compact;      // emitted compact: the single-state entry point's form
 };
+
+// A kernel's function: its definitions at namespace scope (the compact form's step functions and
+// tables), and its body.
+struct Function {
+    std::string definitions, body;
+};
+Function function_of(const Emitted& e, const EmitOptions& options, const std::string& prefix) {
+    if (e.refused) return {"", nan_body(e.kernel, options.batch)};
+    if (e.compact) {
+        std::optional<CompactKernel> c = compact_kernel(e.kernel, options, prefix);
+        return {c->definitions, c->body};
+    }
+    return {"", kernel_body(e.kernel, options)};
+}
 
 std::string kernel_source(const Context& c, const Emitted& e) {
     const Kernel& k = e.kernel;
@@ -78,15 +94,22 @@ std::string kernel_source(const Context& c, const Emitted& e) {
     args.push_back(fmt::arg("header", c.header));
     args.push_back(fmt::arg("ns", c.ns));
     args.push_back(fmt::arg("parameters", kernel_parameters(k)));
-    args.push_back(fmt::arg("body", e.refused ? nan_body(k, false) : kernel_body(k, {c.o.scalar})));
+    const Function plain = function_of(e, {c.o.scalar}, k.name + "_");
+    args.push_back(fmt::arg("definitions", plain.definitions));
+    args.push_back(fmt::arg("body", plain.body));
+    args.push_back(fmt::arg("emission", e.compact ? fmt::format("compact ({} steps, {} functions)", e.compact->calls, e.compact->functions)
+                                                  : "straight-line"));
     std::string text = fill("kernel.cpp.in", args);
-    if (e.with_sc)
-        text += fmt::format("\nnamespace {} {{\n\nvoid {}_sc({}) noexcept {{\n{}}}\n\n}}  // namespace {}\n", c.ns, k.name,
-                            kernel_parameters(k, true), kernel_body(k, {c.o.scalar, true}), c.ns);
-    if (c.o.batch)
-        text += fmt::format("\nnamespace {} {{\nnamespace batch {{\n\nvoid {}({}) noexcept {{\n{}}}\n\n}}  // namespace batch\n}}  // namespace {}\n",
-                            c.ns, k.name, kernel_parameters(k, false, true),
-                            e.refused ? nan_body(k, true) : kernel_body(k, {c.o.scalar, false, true}), c.ns);
+    if (e.with_sc) {
+        const Function sc = function_of(e, {c.o.scalar, true}, k.name + "_sc_");
+        text += fmt::format("\nnamespace {} {{\n\n{}void {}_sc({}) noexcept {{\n{}}}\n\n}}  // namespace {}\n", c.ns, sc.definitions, k.name,
+                            kernel_parameters(k, true), sc.body, c.ns);
+    }
+    if (c.o.batch) {
+        const Function batch = function_of(e, {c.o.scalar, false, true}, k.name + "_batch_");
+        text += fmt::format("\nnamespace {} {{\nnamespace batch {{\n\n{}void {}({}) noexcept {{\n{}}}\n\n}}  // namespace batch\n}}  // namespace {}\n",
+                            c.ns, batch.definitions, k.name, kernel_parameters(k, false, true), batch.body, c.ns);
+    }
     return text;
 }
 
@@ -462,6 +485,8 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
         if (e.ops_folded) entry["ops_folded"] = ops_json(*e.ops_folded);
         if (e.kernel.ops_with_divisions) entry["ops_with_divisions"] = ops_json(*e.kernel.ops_with_divisions);
         entry["statements"] = e.kernel.graph->live(e.kernel.all_output_nodes()).size();
+        entry["emission"] = e.compact ? "compact" : "straight";
+        if (e.compact) entry["compact"] = {{"steps", e.compact->calls}, {"functions", e.compact->functions}, {"slots", e.compact->slots}};
         int size = 0;
         for (const KernelArray& a : e.kernel.outputs) size += a.size();
         entry["output_size"] = size;
@@ -603,6 +628,8 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
     if (o.scalar != "double" && o.scalar != "float")
         throw Error("--scalar '" + comment_text(o.scalar) + "' is not supported; use double or float");
     refuse_overflow(model, o.scalar);
+    if (o.emission != "straight" && o.emission != "compact" && o.emission != "auto")
+        throw Error("--emission '" + comment_text(o.emission) + "' is not one of straight, compact and auto");
     if (o.batch != 0 && o.batch != 2 && o.batch != 4 && o.batch != 8)
         throw Error(fmt::format("--batch {}: the batched kernels take 2, 4 or 8 states a call; use one of those", o.batch));
     std::vector<std::string> names = o.kernels.empty() ? kernel_names() : o.kernels;
@@ -681,6 +708,12 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
         }
         e.refused = !c.fd_refusal.empty() && spec.forward_dynamics;
         e.with_sc = o.trig_entry_points && !e.refused && uses_trig(e.kernel);
+        if (!e.refused && (o.emission == "compact" || (o.emission == "auto" && e.kernel.ops().total() > kCompactAbove))) {
+            // traced again with the signs of constants kept in place, so that steps differing only in them share code
+            Kernel neutral = trace_kernel(model, spec, o.max_operations, o.keep_divisions, true);
+            e.compact = compact_kernel(neutral, {o.scalar}, neutral.name + "_");
+            if (e.compact) e.kernel = std::move(neutral);
+        }
         // what run-time wrenches and parameters cost: the kernel's operations with everything folded
         if (!e.problem)
             for (const KernelSpec& folded : kernel_specs())

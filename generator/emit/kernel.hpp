@@ -129,7 +129,8 @@ struct Kernel {
 
 // Trace one kernel of the model (which must already be in the generator's internal frames).
 // Divisions that share a divisor become one reciprocal and multiplications unless keep_divisions.
+// sign_neutral: the trace for the compact emission (sym::Graph::sign_neutral).
 Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes = sym::Graph::default_max_nodes,
-                    bool keep_divisions = false);
+                    bool keep_divisions = false, bool sign_neutral = false);
 
 }  // namespace rbdgen

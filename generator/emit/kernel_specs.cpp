@@ -642,12 +642,13 @@ void trace_into(Kernel& k, const Model& model, const KernelSpec& spec) {
 }
 }  // namespace
 
-Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes, bool keep_divisions) {
+Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes, bool keep_divisions, bool sign_neutral) {
     Kernel k;
     k.spec = &spec;
     k.name = spec.name;
     k.doc = spec.doc;
     k.graph->max_nodes = max_nodes;
+    k.graph->sign_neutral = sign_neutral;
     trace_into(k, model, spec);
     if (keep_divisions) return k;
     // one reciprocal a shared divisor

@@ -54,6 +54,7 @@ int Graph::intern(const Node& n) {
             throw std::length_error("expression graph larger than Graph::max_nodes");
         }
         nodes_.push_back(n);
+        nodes_.back().step = step_;
     }
     return it->second;
 }
@@ -88,8 +89,8 @@ int Graph::make(Op op, int a, int b) {
             if (is_const(b, 0)) return a;
             if (neg_of(b) >= 0) return make(Op::Sub, a, neg_of(b));
             if (neg_of(a) >= 0) return make(Op::Sub, b, neg_of(a));
-            if (is_c(b) && val(b) < 0) return make(Op::Sub, a, constant(-val(b)));
-            if (is_c(a) && val(a) < 0) return make(Op::Sub, b, constant(-val(a)));
+            if (is_c(b) && val(b) < 0 && !sign_neutral) return make(Op::Sub, a, constant(-val(b)));
+            if (is_c(a) && val(a) < 0 && !sign_neutral) return make(Op::Sub, b, constant(-val(a)));
             break;
         case Op::Sub:
             if (is_const(b, 0)) return a;
@@ -106,8 +107,8 @@ int Graph::make(Op op, int a, int b) {
             if (is_const(b, -1)) return make(Op::Neg, a);
             if (neg_of(a) >= 0) return make(Op::Neg, make(Op::Mul, neg_of(a), b));
             if (neg_of(b) >= 0) return make(Op::Neg, make(Op::Mul, a, neg_of(b)));
-            if (is_c(a) && val(a) < 0) return make(Op::Neg, make(Op::Mul, constant(-val(a)), b));
-            if (is_c(b) && val(b) < 0) return make(Op::Neg, make(Op::Mul, a, constant(-val(b))));
+            if (is_c(a) && val(a) < 0 && !sign_neutral) return make(Op::Neg, make(Op::Mul, constant(-val(a)), b));
+            if (is_c(b) && val(b) < 0 && !sign_neutral) return make(Op::Neg, make(Op::Mul, a, constant(-val(b))));
             break;
         case Op::Div:
             if (is_const(a, 0)) return constant(0.0);
@@ -125,6 +126,19 @@ int Graph::make(Op op, int a, int b) {
     if (commutative(op) && b < a) std::swap(a, b);
     return intern(Node{op, a, b});
 }
+
+void Graph::begin_step() {
+    ++open_steps_;
+    step_ = next_step_++;
+}
+
+void Graph::end_step() {
+    if (open_steps_ == 0) throw std::logic_error("end_step without begin_step");
+    step_ = --open_steps_ > 0 ? next_step_++ : -1;
+}
+
+void begin_step() { current().begin_step(); }
+void end_step() { current().end_step(); }
 
 std::vector<int> Graph::live(const std::vector<int>& outputs) const {
     std::vector<bool> needed(nodes_.size(), false);
@@ -186,9 +200,11 @@ std::vector<int> share_reciprocals(const Graph& in, const std::vector<int>& outp
     std::unordered_map<int, int> divisions;  // divisor → live divisions by it
     for (int id : live)
         if (in.node(id).op == Op::Div && in.node(in.node(id).b).op != Op::Const) ++divisions[in.node(id).b];
+    out.sign_neutral = in.sign_neutral;
     std::unordered_map<int, int> to;  // old id → new id
     for (int id : live) {
         const Node& n = in.node(id);
+        out.set_step(n.step);
         int m;
         switch (n.op) {
             case Op::Const: m = out.constant(n.value); break;
@@ -202,6 +218,7 @@ std::vector<int> share_reciprocals(const Graph& in, const std::vector<int>& outp
         to[id] = m;
         if (const std::string* label = in.label(id)) out.name(m, *label);
     }
+    out.set_step(-1);
     std::vector<int> mapped;
     for (int o : outputs) mapped.push_back(to.at(o));
     return mapped;

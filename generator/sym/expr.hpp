@@ -5,6 +5,8 @@
 #pragma once
 
 #include <Eigen/Core>
+
+#include "sym/step.hpp"
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -19,6 +21,7 @@ struct Node {
     int a = -1, b = -1;   // operands (node ids)
     double value = 0;     // Const
     int array = -1, index = -1;  // Input: element `index` of the kernel's input array number `array`
+    int step = -1;  // the algorithm's step that made it (Step, sym/step.hpp), −1 outside every step
 };
 
 // Operation counts, subtractions and negations counted as additions (Featherstone's convention).
@@ -33,6 +36,10 @@ public:
     // too long to compile and be far larger than any instruction cache.
     static constexpr int default_max_nodes = 4'000'000;
     int max_nodes = default_max_nodes;
+    // Keep a negative constant where it is (x + c, c x) instead of pulling its sign outward (x − |c|,
+    // −(|c| x)): then the operations of a step do not depend on the signs of its constants, and steps
+    // that differ only in them share a function (the compact emission, emit/compact.hpp).
+    bool sign_neutral = false;
 
     int constant(double v);
     int input(int array, int index);
@@ -47,6 +54,12 @@ public:
         const auto it = labels_.find(id);
         return it == labels_.end() ? nullptr : &it->second;
     }
+    // The step new nodes belong to (sym/step.hpp): begin_step opens a new one (a step opened inside
+    // another suspends it; the outer one resumes as a new step, so that every step's nodes are
+    // consecutive), end_step closes it. set_step: a copy of a graph gives its nodes their steps.
+    void begin_step();
+    void end_step();
+    void set_step(int step) { step_ = step; }
     bool is_const(int id, double v) const { return nodes_[id].op == Op::Const && nodes_[id].value == v; }
 
     // Nodes the given outputs depend on, in creation order (the algorithm's own order).
@@ -62,6 +75,7 @@ private:
     int intern(const Node& n);
     std::vector<Node> nodes_;
     int zero_ = -1;  // the constant 0's node, once made
+    int step_ = -1, next_step_ = 0, open_steps_ = 0;
     std::unordered_map<int, std::string> labels_;
     struct KeyHash {
         size_t operator()(const std::tuple<int, int, int, std::uint64_t>& k) const;

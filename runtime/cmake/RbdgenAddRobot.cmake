@@ -2,11 +2,15 @@
 #                  [SCALAR double|float] [KERNELS k1 k2 ...] [PROBLEMS id|fd|FILE.yaml ...]
 #                  [NCMTM_ORDER N] [EXTERNAL_FORCES link1 link2 ...|all] [FRAMES link1 link2 ...]
 #                  [PARAMETERS link1 link2 ...] [MEASURE] [KEEP_DIVISIONS] [BATCH W]
+#                  [EMISSION straight|compact|auto]
 #                  [COMPILE_OPTIONS ...])
 #
 # BATCH W (2, 4 or 8) also emits batch::<kernel> of every kernel, W states a call in structure of
 # arrays on GCC's and Clang's vector extensions (README "Batched kernels"); build with the target's
 # vector width (e.g. COMPILE_OPTIONS -O2 -mavx2 -mfma) for throughput.
+# EMISSION chooses how kernels are written (README "Emission"): straight-line code, compact (a function
+# a kind of step, called from tables: small code that stays in an instruction cache), or auto (the
+# default: compact for kernels of more than 3000 operations).
 # KEEP_DIVISIONS emits every division as written (no shared reciprocals; for x86-64 targets).
 # MEASURE compiles each kernel once more at generation, with the project's C++ compiler at -Os, and
 # writes its machine code and worst stack frame into report.json ("host_build") and report.md.
@@ -72,7 +76,7 @@ endfunction()
 # or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS" "URDF;SCALAR;NCMTM_ORDER;BATCH" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS" "URDF;SCALAR;NCMTM_ORDER;BATCH;EMISSION" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS" ${ARGN})
   if(NOT R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's URDF file with URDF <file>")
   endif()
@@ -160,6 +164,9 @@ function(rbdgen_add_robot NAME)
   endif()
   if(R_BATCH)
     list(APPEND flags --batch ${R_BATCH})
+  endif()
+  if(R_EMISSION)
+    list(APPEND flags --emission ${R_EMISSION})
   endif()
   if(R_MEASURE)
     list(APPEND flags --measure ${CMAKE_CXX_COMPILER})

@@ -1,0 +1,221 @@
+#include "emit/compact.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <map>
+#include <stdexcept>
+#include <vector>
+
+namespace rbdgen {
+
+namespace {
+
+// A table's entries, 12 a line.
+template <class T, class F> std::string table(const std::vector<T>& entries, F text) {
+    std::string s;
+    for (size_t j = 0; j < entries.size(); ++j) s += (j % 12 ? " " : "\n    ") + text(entries[j]) + ",";
+    return s + "\n";
+}
+
+}  // namespace
+
+std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& options, const std::string& prefix) {
+    using sym::Op;
+    const sym::Graph& g = *k.graph;
+    const Schedule sch = schedule(k, options.precomputed_trig);
+    const std::vector<Statement>& st = sch.statements;
+    const int n_nodes = g.size();
+    auto temporary = [&](int id) { return id >= 0 && sch.values[id].kind == Value::Kind::Temporary; };
+    auto slot_kind = [&](int id) { return id >= 0 && sch.values[id].kind != Value::Kind::Constant; };
+
+    // What the trig calls read stays in the kernel (the calls come first, two angles at a time).
+    std::vector<int> defined_by(n_nodes, -1);  // statement defining each temporary
+    for (size_t j = 0; j < st.size(); ++j) {
+        const Statement& s = st[j];
+        for (int t : {s.target, s.sin_a, s.cos_a, s.sin_b, s.cos_b})
+            if (t >= 0 && s.kind != Statement::Kind::Store) defined_by[t] = static_cast<int>(j);
+    }
+    std::vector<bool> kernel_level(n_nodes, false);
+    {
+        std::vector<int> todo;
+        for (const Statement& s : st)
+            if (s.kind == Statement::Kind::SinCos || s.kind == Statement::Kind::SinCos2) todo.push_back(s.a), todo.push_back(s.b);
+        while (!todo.empty()) {
+            const int id = todo.back();
+            todo.pop_back();
+            if (!temporary(id) || kernel_level[id]) continue;
+            kernel_level[id] = true;
+            if (defined_by[id] >= 0 && st[defined_by[id]].kind == Statement::Kind::Assign)
+                todo.push_back(st[defined_by[id]].a), todo.push_back(st[defined_by[id]].b);
+        }
+    }
+    // The step of each statement (−1: the kernel's own), and the units the kernel runs in order: its
+    // own statements, and each step's call at the place of the step's last statement.
+    std::vector<int> step_of(st.size(), -1);
+    std::map<int, int> last_of_step;
+    for (size_t j = 0; j < st.size(); ++j)
+        if (st[j].kind == Statement::Kind::Assign && !kernel_level[st[j].target] && g.node(st[j].target).step >= 0) {
+            step_of[j] = g.node(st[j].target).step;
+            last_of_step[step_of[j]] = static_cast<int>(j);
+        }
+    if (last_of_step.empty()) return std::nullopt;
+    struct Unit {
+        int step = -1;       // a call of this step's function, or
+        int statement = -1;  // one of the kernel's statements
+        std::vector<int> statements;  // a call: the step's statements
+    };
+    std::vector<Unit> units;
+    std::map<int, int> unit_of_step;
+    std::vector<int> unit_of_statement(st.size());
+    for (size_t j = 0; j < st.size(); ++j) {
+        if (step_of[j] < 0) {
+            unit_of_statement[j] = static_cast<int>(units.size());
+            units.push_back({-1, static_cast<int>(j), {}});
+        } else if (last_of_step[step_of[j]] == static_cast<int>(j)) {
+            unit_of_step[step_of[j]] = static_cast<int>(units.size());
+            units.push_back({step_of[j], -1, {}});
+        }
+    }
+    for (size_t j = 0; j < st.size(); ++j)
+        if (step_of[j] >= 0) {
+            unit_of_statement[j] = unit_of_step[step_of[j]];
+            units[unit_of_statement[j]].statements.push_back(static_cast<int>(j));
+        }
+    std::vector<int> unit_of_value(n_nodes, -1);  // where a temporary is defined
+    for (int id = 0; id < n_nodes; ++id)
+        if (temporary(id) && defined_by[id] >= 0) unit_of_value[id] = unit_of_statement[defined_by[id]];
+
+    // Values that cross a step's boundary get a slot of the value array: a step's results read
+    // elsewhere, and anything but a constant read by a step from outside it.
+    std::vector<int> first_use(n_nodes, -1), last_use(n_nodes, -1);
+    std::vector<bool> slotted(n_nodes, false);
+    for (size_t j = 0; j < st.size(); ++j) {
+        const int u = unit_of_statement[j];
+        for (int x : {st[j].a, st[j].b}) {
+            if (!slot_kind(x) || st[j].kind == Statement::Kind::TurnedTrig) continue;
+            if (unit_of_value[x] > u) throw std::logic_error("compact emission of " + k.name + ": steps interleave");
+            const bool crossing = units[u].step >= 0 ? unit_of_value[x] != u : unit_of_value[x] >= 0 && units[unit_of_value[x]].step >= 0;
+            if (!crossing) continue;
+            slotted[x] = true;
+            if (first_use[x] < 0 || u < first_use[x]) first_use[x] = u;
+            last_use[x] = std::max(last_use[x], u);
+        }
+    }
+    // Slots by linear scan, in the order the units run: a value's slot is free again after its last
+    // reader (never at the unit that defines another value: a step writes its results while it reads).
+    std::vector<std::vector<int>> defined_at(units.size()), copied_before(units.size()), freed_after(units.size());
+    for (int id = 0; id < n_nodes; ++id) {
+        if (!slotted[id]) continue;
+        (unit_of_value[id] >= 0 ? defined_at[unit_of_value[id]] : copied_before[first_use[id]]).push_back(id);
+        freed_after[last_use[id]].push_back(id);
+    }
+    std::vector<int> slot(n_nodes, -1), free_slots;
+    int n_slots = 0;
+    auto take = [&](int id) {
+        if (free_slots.empty()) {
+            slot[id] = n_slots++;
+        } else {
+            slot[id] = free_slots.back();
+            free_slots.pop_back();
+        }
+    };
+    for (size_t u = 0; u < units.size(); ++u) {
+        for (int id : copied_before[u]) take(id);
+        for (int id : defined_at[u]) take(id);
+        for (int id : freed_after[u]) free_slots.push_back(slot[id]);
+    }
+    const char* type = options.batch ? "Batch" : "Scalar";
+    const char* index = n_slots <= 65535 ? "unsigned short" : "unsigned";
+
+    StatementPrinter printer(k, sch, options);
+    printer.elsewhere = [&](int id) { return unit_of_value[id] >= 0 && units[unit_of_value[id]].step >= 0 ? fmt::format("v[{}]", slot[id]) : ""; };
+    CompactKernel out;
+    out.slots = n_slots;
+    std::map<std::string, int> kinds;  // a step's operations (its function's key) → the function
+    std::vector<int> x_table;
+    std::vector<double> c_table;
+    std::string functions;
+    for (size_t u = 0; u < units.size(); ++u) {
+        for (int id : copied_before[u]) out.body += fmt::format("    v[{}] = {};\n", slot[id], printer.read(id));
+        const Unit& unit = units[u];
+        if (unit.step < 0) {
+            const Statement& s = st[unit.statement];
+            out.body += printer.print(s);
+            for (int id : defined_at[u]) out.body += fmt::format("    v[{}] = {};\n", slot[id], printer.var(id));
+            continue;
+        }
+        // The step's function: its inputs (slots read, in order of first use), constants and results.
+        std::map<int, int> local, input, constant;
+        std::vector<int> inputs, constants, results;
+        std::string key, text;
+        auto operand = [&](int id) -> std::string {
+            if (id < 0) return "";
+            if (auto it = local.find(id); it != local.end()) return fmt::format("t{}", it->second);
+            if (sch.values[id].kind == Value::Kind::Constant) {
+                auto [it, added] = constant.try_emplace(id, static_cast<int>(constants.size()));
+                if (added) constants.push_back(id);
+                return fmt::format("c[{}]", it->second);
+            }
+            auto [it, added] = input.try_emplace(id, static_cast<int>(inputs.size()));
+            if (added) {
+                inputs.push_back(id);
+                text += fmt::format("    const {} i{} = v[x[{}]];\n", type, it->second, it->second);
+            }
+            return fmt::format("i{}", it->second);
+        };
+        for (int j : unit.statements) {
+            const Statement& s = st[j];
+            std::string a = operand(s.a), b = operand(s.b);
+            // The graph orders a sum's or product's operands by node id, which differs from step to step:
+            // constants first, then inputs, then the step's own values, each by number.
+            auto rank = [](const std::string& x) { return std::make_pair(x[0] == 'c' ? 0 : x[0] == 'i' ? 1 : 2, std::stoi(x.substr(x[0] == 'c' ? 2 : 1))); };
+            if ((s.op == sym::Op::Add || s.op == sym::Op::Mul) && rank(b) < rank(a)) std::swap(a, b);
+            const int t = static_cast<int>(local.size());
+            local[s.target] = t;
+            text += fmt::format("    const {} t{} = {};\n", type, t, printer.operation(s.op, a, b));
+            key += fmt::format("{}:{},{}", static_cast<int>(s.op), a, b);
+            if (slotted[s.target]) {
+                results.push_back(s.target);
+                text += fmt::format("    v[x[@{}]] = t{};\n", results.size() - 1, t);
+                key += "!";
+            }
+            key += ";";
+        }
+        // Results' places in x follow the inputs'.
+        std::string resolved;
+        for (size_t p = 0; p < text.size(); ++p) {
+            if (text[p] == '@') {
+                size_t e = p + 1;
+                while (std::isdigit(static_cast<unsigned char>(text[e]))) ++e;
+                resolved += std::to_string(inputs.size() + std::stoul(text.substr(p + 1, e - p - 1)));
+                p = e - 1;
+            } else {
+                resolved += text[p];
+            }
+        }
+        key = fmt::format("{} {} {}|", inputs.size(), results.size(), constants.size()) + key;
+        auto [kind, added] = kinds.try_emplace(key, static_cast<int>(kinds.size()));
+        const std::string name = fmt::format("{}step{}", prefix, kind->second);
+        if (added)
+            functions += fmt::format("RBDGEN_NOINLINE void {}({}* RBDGEN_RESTRICT v, const {}* RBDGEN_RESTRICT x{}) noexcept {{\n{}}}\n\n", name,
+                                     type, index, constants.empty() ? "" : ", const Scalar* RBDGEN_RESTRICT c", resolved);
+        out.body += constants.empty() ? fmt::format("    {}(v, {}x + {});\n", name, prefix, x_table.size())
+                                      : fmt::format("    {}(v, {}x + {}, {}c + {});\n", name, prefix, x_table.size(), prefix, c_table.size());
+        for (int id : inputs) x_table.push_back(slot[id]);
+        for (int id : results) x_table.push_back(slot[id]);
+        for (int id : constants) c_table.push_back(sch.values[id].constant);
+        ++out.calls;
+    }
+    out.functions = static_cast<int>(kinds.size());
+    out.body = fmt::format("    {} v[{}];\n", type, n_slots) + out.body;
+    out.definitions = fmt::format("namespace {{\n\n// {} steps, {} functions; the slots each call reads and writes, and its constants.\nconstexpr {} {}x[] = {{{}}};\n",
+                                  out.calls, out.functions, index, prefix, table(x_table, [](int s) { return std::to_string(s); }));
+    if (!c_table.empty())
+        out.definitions += fmt::format("constexpr Scalar {}c[] = {{{}}};\n", prefix,
+                                       table(c_table, [&](double c) { return scalar_literal(c, options.scalar); }));
+    out.definitions += "\n" + functions + "}  // namespace\n\n";
+    return out;
+}
+
+}  // namespace rbdgen

@@ -1,0 +1,27 @@
+// One step of an algorithm, such as one body of one pass, marked for the compact emission
+// (emit/compact.cpp): the steps of a kernel that trace to the same operations on different constants
+// are emitted as one function, called once a step with that step's constants and value slots.
+// In the algorithms, `const Step<S> step;` at the top of a loop's body; it does nothing in double
+// and float, and when tracing tags every node made until the end of the scope.
+#pragma once
+
+namespace rbdgen::sym {
+class Expr;
+void begin_step();  // on the current trace's graph (Graph::begin_step)
+void end_step();
+}  // namespace rbdgen::sym
+
+namespace rbdgen {
+
+template <class S> struct Step {
+    Step() {}  // user-provided: a Step is a guard, not an unused variable
+};
+
+template <> struct Step<sym::Expr> {
+    Step() { sym::begin_step(); }
+    ~Step() { sym::end_step(); }
+    Step(const Step&) = delete;
+    Step& operator=(const Step&) = delete;
+};
+
+}  // namespace rbdgen
