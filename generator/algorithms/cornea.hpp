@@ -28,6 +28,7 @@ std::vector<VecX<S>> cornea(const Model& model, const Motion<S>& motion, const V
     const std::vector<Stack<S, 6>> zeta_hat = ncmtm_motions<S>(model, motion, &gravity, &J);
     std::vector<Stack<S, 6>> h_hat(n), f_hat(n);
     for (int i = 0; i < n; ++i) {
+        const Step<S> step;
         const RigidBodyInertia<S> I = model.bodies[i].I.template cast<S>();
         for (int k = 0; k <= N; ++k) h_hat[i].push_back(I * zeta_hat[i][k]);
         for (int k = 0; k <= Q; ++k) {  // eq. (29)
@@ -42,6 +43,7 @@ std::vector<VecX<S>> cornea(const Model& model, const Motion<S>& motion, const V
     }
     std::vector<VecX<S>> tau(N, VecX<S>(model.nv));
     for (int i = n - 1; i >= 0; --i) {  // leaves to root: f̂_i^{p(i)} and ĥ_i^{p(i)} are complete
+        const Step<S> step;
         const Body& b = model.bodies[i];
         double factorial = 1;
         for (int k = 0; k <= Q; ++k) {

@@ -33,6 +33,7 @@ std::vector<FrameState<S>> frame_states(const Model& model, const std::vector<Li
     const Kinematics<S> kin = forward_kinematics<S>(model, q, qd);
     std::vector<Vec6<S>> a(model.N());  // spatial accelerations, body coordinates, no gravity
     for (int i = 0; i < model.N(); ++i) {
+        const Step<S> step;
         const Body& b = model.bodies[i];
         const Vec6<S> vJ = motion<S>(b.joint, qd.data() + b.v_index), aJ = motion<S>(b.joint, qdd.data() + b.v_index);
         a[i] = (b.lambda < 0 ? aJ : Vec6<S>(kin.X_up[i].apply(a[b.lambda]) + aJ)) + crm<S>(kin.v[i], vJ);

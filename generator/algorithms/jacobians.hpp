@@ -15,6 +15,7 @@ template <class S> MatX<S> spatial_jacobian(const Model& model, const VecX<S>& q
     std::vector<Transform<S>> X_0(N);  // ⁱX_0
     MatX<S> J = MatX<S>::Zero(6, model.nv);
     for (int i = 0; i < N; ++i) {
+        const Step<S> step;
         const Body& b = model.bodies[i];
         X_0[i] = b.lambda < 0 ? X_up<S>(b, q.data()).composed() : X_up<S>(b, q.data()) * X_0[b.lambda];
         for (int k = 0; k < b.joint.nv(); ++k)

@@ -99,6 +99,7 @@ template <class S> std::vector<ComprehensiveJacobian<S>> ncmtm_joint_momentum_ja
     for (int k = 0; k < model.N(); ++k)
         B.push_back(ncmtm_momentum_jacobian<S>(model, ncmtm_jacobian<S>(model, motion, k, JacobianFrame::Body), k));
     for (int c = model.N() - 1; c >= 0; --c) {  // children follow their parents: ℬ_c is complete here
+        const Step<S> step;
         const int i = model.bodies[c].lambda;
         if (i < 0) continue;
         const Cmtm<S, 6> cC_i = inverse(C[c]) * C[i];
@@ -121,6 +122,7 @@ template <class S> std::vector<BlockJacobian<S>> ncmtm_joint_force_jacobians(con
 template <class S> std::vector<BlockJacobian<S>> ncmtm_torque_jacobians(const Model& model, const Motion<S>& motion) {
     std::vector<BlockJacobian<S>> R = ncmtm_joint_force_jacobians<S>(model, motion);
     for (int i = 0; i < model.N(); ++i) {
+        const Step<S> step;
         const Subspace<S> S_i = motion_subspace<S>(model.bodies[i].joint);
         for (auto& row : R[i].Q)
             for (MatX<S>& block : row) block = S_i.transpose() * block;

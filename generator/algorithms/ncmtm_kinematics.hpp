@@ -83,6 +83,7 @@ std::vector<Stack<S, 6>> ncmtm_motions(const Model& model, const Motion<S>& moti
     const Stack<S, 6> world = world_motion<S>(N, gravity);
     std::vector<JointCmtm<S>> J;
     for (int i = 0; i < model.N(); ++i) {
+        const Step<S> step;
         const Body& b = model.bodies[i];
         J.push_back(joint_cmtm<S>(b, motion));
         zeta_hat[i] = to_child<S>(J[i], b.lambda < 0 ? world : zeta_hat[b.lambda]);
@@ -110,6 +111,7 @@ std::vector<Cmtm<S, 6>> ncmtm_link_cmtms(const Model& model, const Motion<S>& mo
     const Cmtm<S, 6> C_0 = construct<S, 6>(Block<S, 6>::Identity(), world, Cross::Motion6);
     std::vector<Cmtm<S, 6>> C(model.N());
     for (int i = 0; i < model.N(); ++i) {
+        const Step<S> step;
         const Body& b = model.bodies[i];
         const JointCmtm<S> J = joint_cmtm<S>(b, m);
         Cmtm<S, 6> pC_i = J.A;  // ^pX_i A

@@ -43,6 +43,7 @@ MatX<S> regressor(const Model& model, const VecX<S>& q, const VecX<S>& qd, const
     std::vector<Vec6<S>> v(N), a(N);
     std::vector<Eigen::Matrix<S, 6, kInertialParameters>> A(N);
     for (int i = 0; i < N; ++i) {  // eq. (3a), gravity as a_0 = −a_g
+        const Step<S> step;
         const Body& b = model.bodies[i];
         X[i] = X_up<S>(b, q.data());
         const Vec6<S> vJ = motion<S>(b.joint, qd.data() + b.v_index), aJ = motion<S>(b.joint, qdd.data() + b.v_index);
@@ -64,6 +65,7 @@ MatX<S> regressor(const Model& model, const VecX<S>& q, const VecX<S>& qd, const
     for (int k = 0; k < N; ++k) {  // body k's forces, carried to each joint that supports it (eq. 3τ)
         Eigen::Matrix<S, 6, kInertialParameters> F = A[k];
         for (int j = k; j >= 0; j = model.bodies[j].lambda) {
+            const Step<S> step;
             const Body& b = model.bodies[j];
             for (int c = 0; c < kInertialParameters; ++c) {
                 project<S>(b.joint, Vec6<S>(F.col(c)), &Y(b.v_index, kInertialParameters * k + c));  // a column's rows are contiguous

@@ -107,7 +107,7 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
     std::vector<std::vector<int>> defined_at(units.size()), copied_before(units.size()), freed_after(units.size());
     for (int id = 0; id < n_nodes; ++id) {
         if (!slotted[id]) continue;
-        (unit_of_value[id] >= 0 ? defined_at[unit_of_value[id]] : copied_before[first_use[id]]).push_back(id);
+        (unit_of_value[id] >= 0 ? defined_at[unit_of_value[id]] : copied_before[0]).push_back(id);  // inputs: copied first
         freed_after[last_use[id]].push_back(id);
     }
     std::vector<int> slot(n_nodes, -1), free_slots;
@@ -126,7 +126,10 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
         for (int id : freed_after[u]) free_slots.push_back(slot[id]);
     }
     const char* type = options.batch ? "Batch" : "Scalar";
-    const char* index = n_slots <= 65535 ? "unsigned short" : "unsigned";
+    int largest = n_slots;
+    for (const auto* arrays : {&k.inputs, &k.outputs})
+        for (const KernelArray& a : *arrays) largest = std::max(largest, a.size());
+    const char* index = largest <= 65535 ? "unsigned short" : "unsigned";
 
     StatementPrinter printer(k, sch, options);
     printer.elsewhere = [&](int id) { return unit_of_value[id] >= 0 && units[unit_of_value[id]].step >= 0 ? fmt::format("v[{}]", slot[id]) : ""; };
@@ -135,12 +138,36 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
     std::map<std::string, int> kinds;  // a step's operations (its function's key) → the function
     std::vector<int> x_table;
     std::vector<double> c_table;
-    std::string functions;
+    std::string functions, copies, tables;
+    std::map<int, std::vector<int>> stores, zeros;  // output → element, slot, ...; output → elements
+    auto copy_loop = [&](const std::string& name, const std::vector<int>& entries, const std::string& statement, int stride = 2) {
+        tables += fmt::format("constexpr {} {}[] = {{{}}};\n", index, name, table(entries, [](int e) { return std::to_string(e); }));
+        return fmt::format("    for (int j = 0; j < {}; j += {}) {{\n        const {}* T = {};\n        {};\n    }}\n", entries.size(), stride,
+                           index, name, statement);
+    };
     for (size_t u = 0; u < units.size(); ++u) {
-        for (int id : copied_before[u]) out.body += fmt::format("    v[{}] = {};\n", slot[id], printer.read(id));
+        // Copies between the kernel's arrays and the slots are loops over tables of (slot, element)
+        // pairs (straight-line, each is two instructions: most of a small kernel's code).
+        if (u == 0) {
+            std::map<std::string, std::vector<int>> loads;  // array → slot, element, slot, element, ...
+            for (int id : copied_before[u]) {
+                const Value& x = sch.values[id];
+                const std::string array = x.kind == Value::Kind::Input ? k.inputs[x.array].name : x.kind == Value::Kind::SinQ ? "sin_q" : "cos_q";
+                loads[array].insert(loads[array].end(), {slot[id], x.index});
+            }
+            for (const auto& [array, pairs] : loads) copies += copy_loop(fmt::format("{}load_{}", prefix, array), pairs, "v[T[j]] = " + array + "[T[j + 1]]");
+        }
         const Unit& unit = units[u];
         if (unit.step < 0) {
             const Statement& s = st[unit.statement];
+            if (s.kind == Statement::Kind::Store && slot[s.a] >= 0 && !printer.elsewhere(s.a).empty()) {
+                stores[s.output].insert(stores[s.output].end(), {s.element, slot[s.a]});
+                continue;
+            }
+            if (s.kind == Statement::Kind::Store && sch.values[s.a].kind == Value::Kind::Constant && sch.values[s.a].constant == 0) {
+                zeros[s.output].push_back(s.element);
+                continue;
+            }
             out.body += printer.print(s);
             for (int id : defined_at[u]) out.body += fmt::format("    v[{}] = {};\n", slot[id], printer.var(id));
             continue;
@@ -207,14 +234,18 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
         for (int id : constants) c_table.push_back(sch.values[id].constant);
         ++out.calls;
     }
+    for (const auto& [o, pairs] : stores)
+        out.body += copy_loop(fmt::format("{}store_{}", prefix, k.outputs[o].name), pairs, k.outputs[o].name + "[T[j]] = v[T[j + 1]]");
+    for (const auto& [o, elements] : zeros)
+        out.body += copy_loop(fmt::format("{}zero_{}", prefix, k.outputs[o].name), elements, k.outputs[o].name + (options.batch ? "[T[j]] = Batch{}" : "[T[j]] = Scalar(0)"), 1);
     out.functions = static_cast<int>(kinds.size());
-    out.body = fmt::format("    {} v[{}];\n", type, n_slots) + out.body;
+    out.body = fmt::format("    {} v[{}];\n", type, n_slots) + copies + out.body;
     out.definitions = fmt::format("namespace {{\n\n// {} steps, {} functions; the slots each call reads and writes, and its constants.\nconstexpr {} {}x[] = {{{}}};\n",
                                   out.calls, out.functions, index, prefix, table(x_table, [](int s) { return std::to_string(s); }));
     if (!c_table.empty())
         out.definitions += fmt::format("constexpr Scalar {}c[] = {{{}}};\n", prefix,
                                        table(c_table, [&](double c) { return scalar_literal(c, options.scalar); }));
-    out.definitions += "\n" + functions + "}  // namespace\n\n";
+    out.definitions += tables + "\n" + functions + "}  // namespace\n\n";
     return out;
 }
 

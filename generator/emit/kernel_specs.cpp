@@ -201,7 +201,10 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
             const VecX<S> zero = VecX<S>::Zero(m.nv);
             const Kinematics<S> kin = forward_kinematics<S>(m, x[0], zero);
             VecX<S> pose(12 * m.N());
-            for (int i = 0; i < m.N(); ++i) put_pose<S>(m.bodies[i].X_urdf.template cast<S>() * kin.X_0[i], &pose[12 * i]);  // the URDF frame's
+            for (int i = 0; i < m.N(); ++i) {  // the URDF frame's
+                const Step<S> step;
+                put_pose<S>(m.bodies[i].X_urdf.template cast<S>() * kin.X_0[i], &pose[12 * i]);
+            }
             std::vector out{pose};
             if (!frames.empty()) {
                 const std::vector<FrameState<S>> f = frame_states<S>(m, frames, x[0], zero, zero);
