@@ -119,6 +119,7 @@ int main(int argc, char** argv) {
     std::string agreement;
     for (const Robot& r : robots) {
         peers[r.label].push_back(r.generated);
+        peers[r.label].push_back(r.straight);
         peers[r.label].push_back(r.native);
         peers[r.label].push_back(reference_peer(r.urdf, r.floating_base));
         if (r.serial) peers[r.label].push_back(kdl_peer(r.urdf));
@@ -182,14 +183,16 @@ int main(int argc, char** argv) {
         for (const Condition& c : kConditions) {
             const std::string cold = c.suffix;
             md += "\n" + std::string(c.title) + ", ns per call:\n\n";
-            md += "| kernel | rbdgen | rbdgen -march=native | reference | KDL | DART | best library / rbdgen | best library / rbdgen-native |"
-                  "\n|---|---|---|---|---|---|---|---|\n";
+            md += "| kernel | emission | rbdgen | rbdgen straight-line | rbdgen -march=native | reference | KDL | DART | best library / rbdgen | "
+                  "best library / rbdgen-native |\n|---|---|---|---|---|---|---|---|---|---|\n";
             for (const char* k : kKernels) {
-                const double g = get(r, k, "rbdgen" + cold), native = get(r, k, "rbdgen-native" + cold), ref = get(r, k, "reference" + cold),
+                const double g = get(r, k, "rbdgen" + cold), straight = get(r, k, "rbdgen-straight" + cold),
+                             native = get(r, k, "rbdgen-native" + cold), ref = get(r, k, "reference" + cold),
                              kdl = r.serial ? get(r, k, "kdl" + cold) : -1.0, dart = get(r, k, "dart" + cold);
                 if (g < 0) continue;
                 const double best = kdl < 0 ? dart : dart < 0 ? kdl : std::min(kdl, dart);
-                md += "| " + std::string(k) + " | " + cell(g) + " | " + cell(native) + " | " + cell(ref) + " | " + cell(kdl) + " | " + cell(dart) +
+                const std::string emission = rep.contains("kernels") && rep["kernels"].contains(k) ? rep["kernels"][k]["emission"].get<std::string>() : "?";
+                md += "| " + std::string(k) + " | " + emission + " | " + cell(g) + " | " + cell(straight) + " | " + cell(native) + " | " + cell(ref) + " | " + cell(kdl) + " | " + cell(dart) +
                       " | " + ratio(best, g) + " | " + ratio(best, native) + " |\n";
             }
         }

@@ -3,6 +3,7 @@
 //
 // Kernel aba: Forward dynamics by the articulated-body algorithm: qdd = FD(q, qd, tau).
 // Operations: 1119 add, 1222 mul, 6 div, 0 sqrt, 7 sin, 7 cos
+// Emission: straight-line
 #include <cmath>
 
 #include "arm7.hpp"

@@ -3,6 +3,7 @@
 //
 // Kernel crba: Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).
 // Operations: 418 add, 482 mul, 0 div, 0 sqrt, 6 sin, 6 cos
+// Emission: straight-line
 #include <cmath>
 
 #include "arm7.hpp"

@@ -3,6 +3,7 @@
 //
 // Kernel fk: Poses of every body's URDF link frame in the world frame: rotation R (row-major 3x3, body to world) then position p.
 // Operations: 302 add, 409 mul, 0 div, 0 sqrt, 7 sin, 7 cos
+// Emission: straight-line
 #include <cmath>
 
 #include "arm7.hpp"

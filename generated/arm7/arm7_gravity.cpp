@@ -3,6 +3,7 @@
 //
 // Kernel gravity: Gravity vector g(q) = ID(q, 0, 0).
 // Operations: 150 add, 224 mul, 0 div, 0 sqrt, 7 sin, 7 cos
+// Emission: straight-line
 #include <cmath>
 
 #include "arm7.hpp"

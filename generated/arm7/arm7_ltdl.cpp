@@ -3,6 +3,7 @@
 //
 // Kernel ltdl: Sparse LTDL factorization H = L^T D L (Featherstone App. A): LD holds L below the diagonal and D on it (row-major NV x NV, zero above). Reads only H's lower triangle.
 // Operations: 56 add, 76 mul, 6 div, 0 sqrt, 0 sin, 0 cos
+// Emission: straight-line
 #include <cmath>
 
 #include "arm7.hpp"

@@ -3,6 +3,7 @@
 //
 // Kernel rnea: Inverse dynamics by the recursive Newton-Euler algorithm: tau = ID(q, qd, qdd).
 // Operations: 472 add, 547 mul, 0 div, 0 sqrt, 7 sin, 7 cos
+// Emission: straight-line
 #include <cmath>
 
 #include "arm7.hpp"

@@ -13,6 +13,14 @@
 #else
 #define RBDGEN_RESTRICT
 #endif
+// The compact emission's step functions stay functions: inlined, they would be the straight-line code again.
+#if defined(__GNUC__) || defined(__clang__)
+#define RBDGEN_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define RBDGEN_NOINLINE __declspec(noinline)
+#else
+#define RBDGEN_NOINLINE
+#endif
 
 // r = x − k π/2 (Cody–Waite: π/2 in three parts of 33 significant bits, so k·part is exact for
 // |k| < 2^20), then the Taylor series of sin r and cos r on [−π/4, π/4], whose first omitted terms

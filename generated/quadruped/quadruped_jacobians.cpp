@@ -3,6 +3,7 @@
 //
 // Kernel jacobians: Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.
 // Operations: 278 add, 444 mul, 0 div, 0 sqrt, 8 sin, 8 cos
+// Emission: straight-line
 #include <cmath>
 
 #include "quadruped.hpp"

@@ -3,6 +3,7 @@
 //
 // Kernel ltdl_solve: One back-substitution with the LTDL factors: x = H^-1 b = L^-1 D^-1 L^-T b.
 // Operations: 198 add, 198 mul, 18 div, 0 sqrt, 0 sin, 0 cos
+// Emission: straight-line
 #include <cmath>
 
 #include "quadruped.hpp"

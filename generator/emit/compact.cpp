@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <vector>
 
@@ -87,8 +88,21 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
         if (temporary(id) && defined_by[id] >= 0) unit_of_value[id] = unit_of_statement[defined_by[id]];
 
     // Values that cross a step's boundary get a slot of the value array: a step's results read
-    // elsewhere, and anything but a constant read by a step from outside it.
-    std::vector<int> first_use(n_nodes, -1), last_use(n_nodes, -1);
+    // elsewhere, and the kernel's own temporaries read by a step. A step reads the kernel's inputs
+    // from their arrays, and writes a result that is an output into its output array (its first
+    // place there, its home), where later steps read it.
+    auto in_step = [&](int id) { return unit_of_value[id] >= 0 && units[unit_of_value[id]].step >= 0; };
+    std::vector<int> home_output(n_nodes, -1), home_element(n_nodes, -1);
+    for (const Statement& s : st)
+        if (s.kind == Statement::Kind::Store && temporary(s.a) && in_step(s.a) && home_output[s.a] < 0)
+            home_output[s.a] = s.output, home_element[s.a] = s.element;
+    auto array_of = [&](int id) -> std::string {
+        const Value& x = sch.values[id];
+        if (home_output[id] >= 0) return k.outputs[home_output[id]].name;
+        return x.kind == Value::Kind::Input ? k.inputs[x.array].name : x.kind == Value::Kind::SinQ ? "sin_q" : x.kind == Value::Kind::CosQ ? "cos_q" : "";
+    };
+    auto index_of = [&](int id) { return home_output[id] >= 0 ? home_element[id] : sch.values[id].index; };
+    std::vector<int> last_use(n_nodes, -1);
     std::vector<bool> slotted(n_nodes, false);
     for (size_t j = 0; j < st.size(); ++j) {
         const int u = unit_of_statement[j];
@@ -96,18 +110,17 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
             if (!slot_kind(x) || st[j].kind == Statement::Kind::TurnedTrig) continue;
             if (unit_of_value[x] > u) throw std::logic_error("compact emission of " + k.name + ": steps interleave");
             const bool crossing = units[u].step >= 0 ? unit_of_value[x] != u : unit_of_value[x] >= 0 && units[unit_of_value[x]].step >= 0;
-            if (!crossing) continue;
+            if (!crossing || !array_of(x).empty()) continue;
             slotted[x] = true;
-            if (first_use[x] < 0 || u < first_use[x]) first_use[x] = u;
             last_use[x] = std::max(last_use[x], u);
         }
     }
     // Slots by linear scan, in the order the units run: a value's slot is free again after its last
     // reader (never at the unit that defines another value: a step writes its results while it reads).
-    std::vector<std::vector<int>> defined_at(units.size()), copied_before(units.size()), freed_after(units.size());
+    std::vector<std::vector<int>> defined_at(units.size()), freed_after(units.size());
     for (int id = 0; id < n_nodes; ++id) {
         if (!slotted[id]) continue;
-        (unit_of_value[id] >= 0 ? defined_at[unit_of_value[id]] : copied_before[0]).push_back(id);  // inputs: copied first
+        defined_at[unit_of_value[id]].push_back(id);
         freed_after[last_use[id]].push_back(id);
     }
     std::vector<int> slot(n_nodes, -1), free_slots;
@@ -121,7 +134,6 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
         }
     };
     for (size_t u = 0; u < units.size(); ++u) {
-        for (int id : copied_before[u]) take(id);
         for (int id : defined_at[u]) take(id);
         for (int id : freed_after[u]) free_slots.push_back(slot[id]);
     }
@@ -132,36 +144,36 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
     const char* index = largest <= 65535 ? "unsigned short" : "unsigned";
 
     StatementPrinter printer(k, sch, options);
-    printer.elsewhere = [&](int id) { return unit_of_value[id] >= 0 && units[unit_of_value[id]].step >= 0 ? fmt::format("v[{}]", slot[id]) : ""; };
+    printer.elsewhere = [&](int id) {
+        return !in_step(id) ? std::string() : home_output[id] >= 0 ? fmt::format("{}[{}]", array_of(id), index_of(id)) : fmt::format("v[{}]", slot[id]);
+    };
     CompactKernel out;
     out.slots = n_slots;
     std::map<std::string, int> kinds;  // a step's operations (its function's key) → the function
     std::vector<int> x_table;
     std::vector<double> c_table;
-    std::string functions, copies, tables;
-    std::map<int, std::vector<int>> stores, zeros;  // output → element, slot, ...; output → elements
+    std::string functions, tables;
+    std::vector<std::string> sources;  // the kernel's arrays, as every step function takes them
+    if (options.precomputed_trig) sources = {"sin_q", "cos_q"};
+    for (const KernelArray& a : k.inputs) sources.push_back(a.name);
+    const size_t first_output = sources.size();
+    for (const KernelArray& a : k.outputs) sources.push_back(a.name);
+    std::string call_arrays;
+    for (const std::string& a : sources) call_arrays += ", " + a;
+    std::map<std::pair<int, std::string>, std::vector<int>> copies;  // (output, array read) → element, element read, ...
+    std::map<int, std::vector<int>> zeros;                             // output → elements
     auto copy_loop = [&](const std::string& name, const std::vector<int>& entries, const std::string& statement, int stride = 2) {
         tables += fmt::format("constexpr {} {}[] = {{{}}};\n", index, name, table(entries, [](int e) { return std::to_string(e); }));
         return fmt::format("    for (int j = 0; j < {}; j += {}) {{\n        const {}* T = {};\n        {};\n    }}\n", entries.size(), stride,
                            index, name, statement);
     };
     for (size_t u = 0; u < units.size(); ++u) {
-        // Copies between the kernel's arrays and the slots are loops over tables of (slot, element)
-        // pairs (straight-line, each is two instructions: most of a small kernel's code).
-        if (u == 0) {
-            std::map<std::string, std::vector<int>> loads;  // array → slot, element, slot, element, ...
-            for (int id : copied_before[u]) {
-                const Value& x = sch.values[id];
-                const std::string array = x.kind == Value::Kind::Input ? k.inputs[x.array].name : x.kind == Value::Kind::SinQ ? "sin_q" : "cos_q";
-                loads[array].insert(loads[array].end(), {slot[id], x.index});
-            }
-            for (const auto& [array, pairs] : loads) copies += copy_loop(fmt::format("{}load_{}", prefix, array), pairs, "v[T[j]] = " + array + "[T[j + 1]]");
-        }
         const Unit& unit = units[u];
         if (unit.step < 0) {
             const Statement& s = st[unit.statement];
-            if (s.kind == Statement::Kind::Store && slot[s.a] >= 0 && !printer.elsewhere(s.a).empty()) {
-                stores[s.output].insert(stores[s.output].end(), {s.element, slot[s.a]});
+            if (s.kind == Statement::Kind::Store && temporary(s.a) && in_step(s.a)) {
+                if (s.output != home_output[s.a] || s.element != home_element[s.a])  // a second place (H's upper triangle)
+                    copies[{s.output, array_of(s.a)}].insert(copies[{s.output, array_of(s.a)}].end(), {s.element, index_of(s.a)});
                 continue;
             }
             if (s.kind == Statement::Kind::Store && sch.values[s.a].kind == Value::Kind::Constant && sch.values[s.a].constant == 0) {
@@ -176,6 +188,7 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
         std::map<int, int> local, input, constant;
         std::vector<int> inputs, constants, results;
         std::string key, text;
+        std::set<std::string> used;  // the kernel's input arrays the step reads
         auto operand = [&](int id) -> std::string {
             if (id < 0) return "";
             if (auto it = local.find(id); it != local.end()) return fmt::format("t{}", it->second);
@@ -187,7 +200,10 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
             auto [it, added] = input.try_emplace(id, static_cast<int>(inputs.size()));
             if (added) {
                 inputs.push_back(id);
-                text += fmt::format("    const {} i{} = v[x[{}]];\n", type, it->second, it->second);
+                const std::string array = array_of(id);
+                text += fmt::format("    const {} i{} = {}[x[{}]];\n", type, it->second, array.empty() ? "v" : array, it->second);
+                key += "<" + array + ">";
+                if (!array.empty()) used.insert(array);
             }
             return fmt::format("i{}", it->second);
         };
@@ -202,10 +218,12 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
             local[s.target] = t;
             text += fmt::format("    const {} t{} = {};\n", type, t, printer.operation(s.op, a, b));
             key += fmt::format("{}:{},{}", static_cast<int>(s.op), a, b);
-            if (slotted[s.target]) {
+            if (slotted[s.target] || home_output[s.target] >= 0) {
                 results.push_back(s.target);
-                text += fmt::format("    v[x[@{}]] = t{};\n", results.size() - 1, t);
-                key += "!";
+                const std::string array = home_output[s.target] >= 0 ? array_of(s.target) : "v";
+                text += fmt::format("    {}[x[@{}]] = t{};\n", array, results.size() - 1, t);
+                key += "!" + array;
+                if (array != "v") used.insert(array);
             }
             key += ";";
         }
@@ -224,22 +242,28 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
         key = fmt::format("{} {} {}|", inputs.size(), results.size(), constants.size()) + key;
         auto [kind, added] = kinds.try_emplace(key, static_cast<int>(kinds.size()));
         const std::string name = fmt::format("{}step{}", prefix, kind->second);
-        if (added)
-            functions += fmt::format("RBDGEN_NOINLINE void {}({}* RBDGEN_RESTRICT v, const {}* RBDGEN_RESTRICT x{}) noexcept {{\n{}}}\n\n", name,
-                                     type, index, constants.empty() ? "" : ", const Scalar* RBDGEN_RESTRICT c", resolved);
-        out.body += constants.empty() ? fmt::format("    {}(v, {}x + {});\n", name, prefix, x_table.size())
-                                      : fmt::format("    {}(v, {}x + {}, {}c + {});\n", name, prefix, x_table.size(), prefix, c_table.size());
-        for (int id : inputs) x_table.push_back(slot[id]);
-        for (int id : results) x_table.push_back(slot[id]);
+        if (added) {
+            std::string arrays;  // every kernel's input array, named where the step reads it
+            for (size_t a = 0; a < sources.size(); ++a)
+                arrays += fmt::format(", {}{}* {}", a < first_output ? "const " : "", sources[a] == "sin_q" || sources[a] == "cos_q" ? "Scalar" : type,
+                                      used.count(sources[a]) ? "RBDGEN_RESTRICT " + sources[a] : "");
+            functions += fmt::format("RBDGEN_NOINLINE void {}({}* RBDGEN_RESTRICT v, const {}* RBDGEN_RESTRICT x, const Scalar*{}{}) noexcept {{\n{}}}\n\n",
+                                     name, type, index, constants.empty() ? "" : " RBDGEN_RESTRICT c", arrays, resolved);
+        }
+        out.body += fmt::format("    {}(v, {}x + {}, {}{});\n", name, prefix, x_table.size(),
+                                constants.empty() ? "nullptr" : fmt::format("{}c + {}", prefix, c_table.size()), call_arrays);
+        for (int id : inputs) x_table.push_back(array_of(id).empty() ? slot[id] : index_of(id));
+        for (int id : results) x_table.push_back(array_of(id).empty() ? slot[id] : index_of(id));
         for (int id : constants) c_table.push_back(sch.values[id].constant);
         ++out.calls;
     }
-    for (const auto& [o, pairs] : stores)
-        out.body += copy_loop(fmt::format("{}store_{}", prefix, k.outputs[o].name), pairs, k.outputs[o].name + "[T[j]] = v[T[j + 1]]");
+    for (const auto& [where, pairs] : copies)
+        out.body += copy_loop(fmt::format("{}copy_{}_{}", prefix, k.outputs[where.first].name, where.second), pairs,
+                              fmt::format("{}[T[j]] = {}[T[j + 1]]", k.outputs[where.first].name, where.second));
     for (const auto& [o, elements] : zeros)
         out.body += copy_loop(fmt::format("{}zero_{}", prefix, k.outputs[o].name), elements, k.outputs[o].name + (options.batch ? "[T[j]] = Batch{}" : "[T[j]] = Scalar(0)"), 1);
     out.functions = static_cast<int>(kinds.size());
-    out.body = fmt::format("    {} v[{}];\n", type, n_slots) + copies + out.body;
+    out.body = fmt::format("    {} v[{}];\n", type, n_slots) + out.body;
     out.definitions = fmt::format("namespace {{\n\n// {} steps, {} functions; the slots each call reads and writes, and its constants.\nconstexpr {} {}x[] = {{{}}};\n",
                                   out.calls, out.functions, index, prefix, table(x_table, [](int s) { return std::to_string(s); }));
     if (!c_table.empty())

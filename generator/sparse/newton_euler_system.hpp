@@ -54,6 +54,7 @@ NewtonEulerSystem<S> newton_euler_system(const Model& model, const VecX<S>& q, c
     NewtonEulerSystem<S> sys{MatX<S>::Zero(l.constraints, l.variables), VecX<S>::Zero(l.constraints)};
     MatX<S>& D = sys.D;
     for (int i = 0; i < model.N(); ++i) {
+        const Step<S> step;
         const Body& body = model.bodies[i];
         const auto& k = l.bodies[i];
         const Mat6<S> X = kin.X_up[i].composed().matrix();  // ⁱX_λ

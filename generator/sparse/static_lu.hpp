@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "spatial/spatial.hpp"
+#include "sym/step.hpp"
 
 namespace rbdgen {
 
@@ -65,6 +66,7 @@ template <class S, class Matrix> LuFactors<S> lu_factor(const LuPattern& lu, con
     f.tail = MatX<S>::Constant(lu.tail_rows(), t, S(0.0));
     std::vector<S> w(lu.n, S(0.0));
     for (int i = 0; i < lu.m; ++i) {
+        const Step<S> step;  // a row of L and U: rows of like bodies share their operations
         const int r = lu.order.rows[i];
         const bool tail_row = i >= lu.pivots;
         for (int k : lu.L[i]) w[k] = D(r, lu.order.columns[k]);
@@ -107,6 +109,7 @@ template <class S, class Matrix> LuFactors<S> lu_factor(const LuPattern& lu, con
 template <class S> VecX<S> lu_solve(const LuPattern& lu, const LuFactors<S>& f, const VecX<S>& b) {
     std::vector<S> z(lu.m);
     for (int i = 0; i < lu.m; ++i) {
+        const Step<S> step;
         S zi = -b[lu.order.rows[i]];
         for (size_t e = 0; e < lu.L[i].size(); ++e) zi = zi - f.L[i][e] * z[lu.L[i][e]];
         z[i] = zi;
@@ -123,6 +126,7 @@ template <class S> VecX<S> lu_solve(const LuPattern& lu, const LuFactors<S>& f, 
     for (int j = t - 1; j >= 0; --j)
         for (int k = j + 1; k < t; ++k) y[lu.pivots + j] = y[lu.pivots + j] - f.tail_ldl(k, j) * y[lu.pivots + k];
     for (int i = lu.pivots - 1; i >= 0; --i) {
+        const Step<S> step;
         S yi = z[i];
         for (size_t e = 0; e < lu.U[i].size(); ++e) yi = yi - f.U[i][e] * y[lu.U[i][e]];
         y[i] = yi * f.inv_pivot[i];

@@ -145,6 +145,23 @@ TEST_F(Generated, FloatBudgetPredictsTheCompiledFloatKernels) {
     }
 }
 
+// The robot's kernels are emitted the way tests/generated/CMakeLists.txt asked (EMISSION compact in
+// double, straight in float), so that the tests of this file check that emission: compact, every
+// kernel whose algorithm marks its steps; straight, every kernel.
+TEST_F(Generated, KernelsHaveTheEmissionAskedFor) {
+    const nlohmann::json report = nlohmann::json::parse(std::ifstream(ROBOT_REPORT));
+    const std::string command = report["command"];
+    const bool compact = command.find("--emission compact") != std::string::npos;
+    ASSERT_TRUE(compact || command.find("--emission straight") != std::string::npos) << command;
+    for (const char* k : {"fk", "rnea", "gravity", "nle", "crba", "ltdl", "fd_crba_ltdl", "aba", "jacobians"}) {
+        if (report["kernels"][k].contains("refused")) continue;
+        EXPECT_EQ(report["kernels"][k]["emission"], compact ? "compact" : "straight") << k;
+        if (compact) EXPECT_GT(report["kernels"][k]["compact"]["steps"].get<int>(), 0) << k;
+    }
+    if (!compact)
+        for (const auto& [k, entry] : report["kernels"].items()) EXPECT_EQ(entry["emission"], "straight") << k;
+}
+
 TEST_F(Generated, Gravity) {
     std::vector<Scalar> out(robot::NV);
     FOR_STATES {

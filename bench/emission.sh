@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Machine code of each emission: generates every bench robot twice, --emission straight and the
+# default (auto: compact above 3000 operations), each with --measure c++ (every kernel compiled at
+# -Os, freestanding, x86-64 here), and writes bench/emission.md: each kernel's machine code and
+# worst stack frame both ways. Usage: bench/emission.sh [path/to/rbdgen] (default build/generator/rbdgen)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rbdgen=${1:-build/generator/rbdgen}
+shared=../shared/models
+robots=("arm7|models/arm7.urdf|" "quadruped_fb|models/quadruped.urdf|--floating-base" "humanoid30_fb|models/humanoid30.urdf|--floating-base")
+[ -f "$shared/ur5.urdf" ] && robots+=("ur5|$shared/ur5.urdf|" "talos_full_fb|$shared/talos_full_v2.urdf|--floating-base")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+{
+  echo "# Machine code per emission"
+  echo
+  echo "Written by \`bench/emission.sh\` on $(date -u +%Y-%m-%d) with $(c++ --version | head -1): each kernel compiled alone at \`-Os -ffreestanding\` (x86-64, \`rbdgen generate --measure c++\`), machine code (bytes of executable sections: the kernel, its step functions and the runtime's sin/cos it inlines) and the worst stack frame. *straight*: \`--emission straight\`; *default*: \`--emission auto\`, compact for kernels of more than 3000 operations (the steps, distinct functions and slots of the compact ones in brackets). Goal (issue 15): no kernel above 32 KB; a 49-DoF humanoid's kernels together under 256 KB."
+  for entry in "${robots[@]}"; do
+    IFS='|' read -r label urdf flags <<<"$entry"
+    for emission in straight auto; do
+      # shellcheck disable=SC2086
+      "$rbdgen" generate "$urdf" $flags --name "$label" --emission "$emission" --measure c++ -o "$work/$label-$emission" >/dev/null
+    done
+    python3 - "$work/$label-straight/report.json" "$work/$label-auto/report.json" "$label" <<'PY'
+import json, sys
+s, a, label = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+print(f"\n### {label} (NV {a['nv']}{', floating base' if a['floating_base'] else ''})\n")
+print("| kernel | operations (default) | straight: code | stack | default: emission | code | stack |")
+print("|---|---|---|---|---|---|---|")
+ts = ta = 0
+for k, e in a["kernels"].items():
+    hs, ha = s["host_build"]["kernels"][k], a["host_build"]["kernels"][k]
+    ts += hs["text_bytes"]; ta += ha["text_bytes"]
+    ops = sum(e["ops"][x] for x in ("add", "mul", "div", "sqrt", "sin", "cos"))
+    em = e["emission"]
+    if em == "compact":
+        c = e["compact"]; em += f" ({c['steps']} steps, {c['functions']} functions, {c['slots']} slots)"
+    print(f"| {k} | {ops} | {hs['text_bytes']/1024:.1f} KB | {hs['stack_bytes']} B | {em} | {ha['text_bytes']/1024:.1f} KB | {ha['stack_bytes']} B |")
+print(f"| all {len(a['kernels'])} | | {ts/1024:.0f} KB | | | {ta/1024:.0f} KB | |")
+PY
+  done
+} > bench/emission.md
+echo "wrote bench/emission.md"
