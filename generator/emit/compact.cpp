@@ -22,7 +22,6 @@ template <class T, class F> std::string table(const std::vector<T>& entries, F t
 }  // namespace
 
 std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& options, const std::string& prefix) {
-    using sym::Op;
     const sym::Graph& g = *k.graph;
     const Schedule sch = schedule(k, options.precomputed_trig);
     const std::vector<Statement>& st = sch.statements;

@@ -71,17 +71,16 @@ struct Emitted {
 };
 
 // A kernel's function: its definitions at namespace scope (the compact form's step functions and
-// tables), and its body.
+// tables), and its body. The single-state entry point's compact form was made when it was chosen.
 struct Function {
     std::string definitions, body;
 };
 Function function_of(const Emitted& e, const EmitOptions& options, const std::string& prefix) {
     if (e.refused) return {"", nan_body(e.kernel, options.batch)};
-    if (e.compact) {
-        std::optional<CompactKernel> c = compact_kernel(e.kernel, options, prefix);
-        return {c->definitions, c->body};
-    }
-    return {"", kernel_body(e.kernel, options)};
+    if (!e.compact) return {"", kernel_body(e.kernel, options)};
+    if (!options.precomputed_trig && !options.batch) return {e.compact->definitions, e.compact->body};
+    const CompactKernel c = *compact_kernel(e.kernel, options, prefix);
+    return {c.definitions, c.body};
 }
 
 std::string kernel_source(const Context& c, const Emitted& e) {
