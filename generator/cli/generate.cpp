@@ -131,7 +131,8 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     c->add_option("--emission", a->emission,
                   "straight: every kernel straight-line code; compact: each kind of step (one body of one pass) one "
                   "function, called a body with its constants from tables, code that fits an instruction cache; auto "
-                  "(default): compact for kernels of more than " + std::to_string(kCompactAbove) + " operations (README \"Emission\")")
+                  "(default): compact for kernels of more than " + std::to_string(kCompactAbove) + " operations whose steps average " +
+                  std::to_string(kCompactMinOpsPerCall) + " or more (README \"Emission\")")
         ->type_name("straight|compact|auto");
     c->add_option("--batch", a->batch,
                   "also emit batch::<kernel> for every kernel: W states a call (2, 4 or 8), structure of arrays, on the "

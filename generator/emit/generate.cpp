@@ -711,6 +711,8 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
             // traced again with the signs of constants kept in place, so that steps differing only in them share code
             Kernel neutral = trace_kernel(model, spec, o.max_operations, o.keep_divisions, true);
             e.compact = compact_kernel(neutral, {o.scalar}, neutral.name + "_");
+            if (e.compact && o.emission == "auto" && neutral.ops().total() < kCompactMinOpsPerCall * e.compact->calls)
+                e.compact.reset();
             if (e.compact) e.kernel = std::move(neutral);
         }
         // what run-time wrenches and parameters cost: the kernel's operations with everything folded

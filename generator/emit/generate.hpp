@@ -21,7 +21,8 @@ struct GenerateOptions {
     int max_operations = sym::Graph::default_max_nodes;  // expression-graph nodes per kernel
     bool trig_entry_points = false;    // also emit <kernel>_sc(sin_q, cos_q, ...) and sincos(q, sin_q, cos_q)
     bool keep_divisions = false;       // every division as written, not one reciprocal a shared divisor
-    // straight | compact | auto (compact for a kernel of more than kCompactAbove operations; emit/compact.hpp)
+    // straight | compact | auto (compact for a kernel of more than kCompactAbove operations in steps of at
+    // least kCompactMinOpsPerCall on average; emit/compact.hpp)
     std::string emission = "auto";
     int batch = 0;                     // 2, 4 or 8: also emit batch::<kernel>, that many states a call (0: none)
     double snap_tolerance = kSnapTolerance;  // model/snap.hpp; 0 keeps every constant as the URDF gives it
