@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
         sparse_lu[i].analyzePattern(c.A);
         sparse_lu[i].factorize(c.A);
         c.generated->factor(c.D.data(), c.LU.data());
-        c.generated->solve(c.LU.data(), c.b.data(), c.d.data());
+        c.generated->solve(c.D.data(), c.LU.data(), c.b.data(), c.d.data());
         std::vector<double> klu_x = c.rhs;
         klu_solve(symbolic[i], numeric[i], c.n, 1, klu_x.data(), &commons[i]);
         const VecX<double> eigen_x = sparse_lu[i].solve(Eigen::Map<const VecX<double>>(c.rhs.data(), c.n));
@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark((c->label + "/rbdgen").c_str(), [c](benchmark::State& state) {
             for (auto _ : state) {
                 c->generated->factor(c->D.data(), c->LU.data());
-                c->generated->solve(c->LU.data(), c->b.data(), c->d.data());
+                c->generated->solve(c->D.data(), c->LU.data(), c->b.data(), c->d.data());
                 benchmark::DoNotOptimize(c->d.data());
                 benchmark::ClobberMemory();
             }

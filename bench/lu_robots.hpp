@@ -11,7 +11,7 @@ using Kernel4 = void (*)(const double*, const double*, const double*, const doub
 struct LuProblem {
     void (*assemble)(const double*, const double*, const double*, const double*, double*, double*);
     void (*factor)(const double*, double*);
-    void (*solve)(const double*, const double*, double*);
+    void (*solve)(const double*, const double*, const double*, double*);
     Kernel4 fused;
     int D_size, b_size, LU_size, d_size;
 };

@@ -11,6 +11,7 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include "algorithms/frames.hpp"
+#include "frames_humanoid.hpp"
 #include "test_support.hpp"
 #ifdef RBDGEN_HAVE_UR5
 #include "frames_ur5.hpp"
@@ -137,6 +138,27 @@ TEST(GeneratedFrames, Ur5ToolFlangeAndALinkAgreeWithTheReference) {
 #else
     GTEST_SKIP() << RBDGEN_SHARED_MODELS << " is absent (a user's own clone): ur5 not built";
 #endif
+}
+
+// The floating humanoid's frame_motion in the compact emission (its output is named v, as the compact
+// form's value array once was: it did not compile) against the reference, at four links down its limbs.
+TEST(GeneratedFrames, CompactFrameMotionOfAFloatingHumanoidAgreesWithTheReference) {
+    const Model model = load_urdf(test::project_model("humanoid30.urdf"), {true});
+    const std::vector<std::string> names = {"link006", "link012", "link018", "link024"};
+    std::vector<LinkFrame> frames;
+    for (const std::string& n : names) frames.push_back(*link_frame(model, n));
+    std::mt19937_64 rng(11);
+    for (int s = 0; s < 100; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        std::vector<double> v(frames_humanoid::frame_motion_v_size), a(frames_humanoid::frame_motion_a_size);
+        frames_humanoid::frame_motion(x.q.data(), x.qd.data(), x.qdd.data(), v.data(), a.data());
+        const std::vector<FrameState<double>> ref = frame_states<double>(model, frames, x.q, x.qd, x.qdd);
+        for (size_t f = 0; f < frames.size(); ++f)
+            for (int r = 0; r < 6; ++r) {
+                EXPECT_NEAR(v[6 * f + r], ref[f].v[r], 1e-12 * std::max(1.0, ref[f].v.norm())) << names[f];
+                EXPECT_NEAR(a[6 * f + r], ref[f].a[r], 1e-12 * std::max(1.0, ref[f].a.norm())) << names[f];
+            }
+    }
 }
 
 }  // namespace

@@ -144,7 +144,7 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
 
     StatementPrinter printer(k, sch, options);
     printer.elsewhere = [&](int id) {
-        return !in_step(id) ? std::string() : home_output[id] >= 0 ? fmt::format("{}[{}]", array_of(id), index_of(id)) : fmt::format("v[{}]", slot[id]);
+        return !in_step(id) ? std::string() : home_output[id] >= 0 ? fmt::format("{}[{}]", array_of(id), index_of(id)) : fmt::format("v_[{}]", slot[id]);
     };
     CompactKernel out;
     out.slots = n_slots;
@@ -157,8 +157,12 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
     for (const KernelArray& a : k.inputs) sources.push_back(a.name);
     const size_t first_output = sources.size();
     for (const KernelArray& a : k.outputs) sources.push_back(a.name);
-    std::string call_arrays;
-    for (const std::string& a : sources) call_arrays += ", " + a;
+    std::string call_arrays;  // an array the kernel leaves unnamed (emit_cpp.hpp arrays_named) passed on as nullptr
+    const std::vector<bool> named = arrays_named(k);
+    for (size_t a = 0; a < sources.size(); ++a) {
+        const size_t kernel_array = a - (options.precomputed_trig ? 2 : 0);
+        call_arrays += ", " + (a < sources.size() - named.size() || named[kernel_array] ? sources[a] : std::string("nullptr"));
+    }
     std::map<std::pair<int, std::string>, std::vector<int>> copies;  // (output, array read) → element, element read, ...
     std::map<int, std::vector<int>> zeros;                             // output → elements
     auto copy_loop = [&](const std::string& name, const std::vector<int>& entries, const std::string& statement, int stride = 2) {
@@ -180,7 +184,7 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
                 continue;
             }
             out.body += printer.print(s);
-            for (int id : defined_at[u]) out.body += fmt::format("    v[{}] = {};\n", slot[id], printer.var(id));
+            for (int id : defined_at[u]) out.body += fmt::format("    v_[{}] = {};\n", slot[id], printer.var(id));
             continue;
         }
         // The step's function: its inputs (slots read, in order of first use), constants and results.
@@ -194,13 +198,13 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
             if (sch.values[id].kind == Value::Kind::Constant) {
                 auto [it, added] = constant.try_emplace(id, static_cast<int>(constants.size()));
                 if (added) constants.push_back(id);
-                return fmt::format("c[{}]", it->second);
+                return fmt::format("c_[{}]", it->second);
             }
             auto [it, added] = input.try_emplace(id, static_cast<int>(inputs.size()));
             if (added) {
                 inputs.push_back(id);
                 const std::string array = array_of(id);
-                text += fmt::format("    const {} i{} = {}[x[{}]];\n", type, it->second, array.empty() ? "v" : array, it->second);
+                text += fmt::format("    const {} i{} = {}[x_[{}]];\n", type, it->second, array.empty() ? "v_" : array, it->second);
                 key += "<" + array + ">";
                 if (!array.empty()) used.insert(array);
             }
@@ -211,7 +215,7 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
             std::string a = operand(s.a), b = operand(s.b);
             // The graph orders a sum's or product's operands by node id, which differs from step to step:
             // constants first, then inputs, then the step's own values, each by number.
-            auto rank = [](const std::string& x) { return std::make_pair(x[0] == 'c' ? 0 : x[0] == 'i' ? 1 : 2, std::stoi(x.substr(x[0] == 'c' ? 2 : 1))); };
+            auto rank = [](const std::string& x) { return std::make_pair(x[0] == 'c' ? 0 : x[0] == 'i' ? 1 : 2, std::stoi(x.substr(x[0] == 'c' ? 3 : 1))); };
             if ((s.op == sym::Op::Add || s.op == sym::Op::Mul) && rank(b) < rank(a)) std::swap(a, b);
             const int t = static_cast<int>(local.size());
             local[s.target] = t;
@@ -219,10 +223,10 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
             key += fmt::format("{}:{},{}", static_cast<int>(s.op), a, b);
             if (slotted[s.target] || home_output[s.target] >= 0) {
                 results.push_back(s.target);
-                const std::string array = home_output[s.target] >= 0 ? array_of(s.target) : "v";
-                text += fmt::format("    {}[x[@{}]] = t{};\n", array, results.size() - 1, t);
+                const std::string array = home_output[s.target] >= 0 ? array_of(s.target) : "v_";
+                text += fmt::format("    {}[x_[@{}]] = t{};\n", array, results.size() - 1, t);
                 key += "!" + array;
-                if (array != "v") used.insert(array);
+                if (array != "v_") used.insert(array);
             }
             key += ";";
         }
@@ -246,10 +250,13 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
             for (size_t a = 0; a < sources.size(); ++a)
                 arrays += fmt::format(", {}{}* {}", a < first_output ? "const " : "", sources[a] == "sin_q" || sources[a] == "cos_q" ? "Scalar" : type,
                                       used.count(sources[a]) ? "RBDGEN_RESTRICT " + sources[a] : "");
-            functions += fmt::format("RBDGEN_NOINLINE void {}({}* RBDGEN_RESTRICT v, const {}* RBDGEN_RESTRICT x, const Scalar*{}{}) noexcept {{\n{}}}\n\n",
-                                     name, type, index, constants.empty() ? "" : " RBDGEN_RESTRICT c", arrays, resolved);
+            // v_, x_ and c_ (never a kernel array's name: frame_motion returns v, ltdl_solve x) unnamed
+            // where the step does not use them: no unused-parameter warning under -Wextra -Werror
+            const auto named = [&](const char* p) { return resolved.find(std::string(p) + "[") != std::string::npos ? fmt::format(" RBDGEN_RESTRICT {}", p) : std::string(); };
+            functions += fmt::format("RBDGEN_NOINLINE void {}({}*{}, const {}*{}, const Scalar*{}{}) noexcept {{\n{}}}\n\n",
+                                     name, type, named("v_"), index, named("x_"), named("c_"), arrays, resolved);
         }
-        out.body += fmt::format("    {}(v, {}x + {}, {}{});\n", name, prefix, x_table.size(),
+        out.body += fmt::format("    {}(v_, {}x + {}, {}{});\n", name, prefix, x_table.size(),
                                 constants.empty() ? "nullptr" : fmt::format("{}c + {}", prefix, c_table.size()), call_arrays);
         for (int id : inputs) x_table.push_back(array_of(id).empty() ? slot[id] : index_of(id));
         for (int id : results) x_table.push_back(array_of(id).empty() ? slot[id] : index_of(id));
@@ -262,7 +269,7 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
     for (const auto& [o, elements] : zeros)
         out.body += copy_loop(fmt::format("{}zero_{}", prefix, k.outputs[o].name), elements, k.outputs[o].name + (options.batch ? "[T[j]] = Batch{}" : "[T[j]] = Scalar(0)"), 1);
     out.functions = static_cast<int>(kinds.size());
-    out.body = fmt::format("    {} v[{}];\n", type, n_slots) + out.body;
+    out.body = fmt::format("    {} v_[{}];\n", type, n_slots) + out.body;
     out.definitions = fmt::format("namespace {{\n\n// {} steps, {} functions; the slots each call reads and writes, and its constants.\nconstexpr {} {}x[] = {{{}}};\n",
                                   out.calls, out.functions, index, prefix, table(x_table, [](int s) { return std::to_string(s); }));
     if (!c_table.empty())

@@ -26,12 +26,22 @@ bool uses_trig(const Kernel& k) {
     return false;
 }
 
+std::vector<bool> arrays_named(const Kernel& k) {
+    std::vector<bool> named(k.inputs.size() + k.outputs.size(), false);
+    for (int id : k.graph->live(k.all_output_nodes()))
+        if (k.graph->node(id).op == sym::Op::Input) named[k.graph->node(id).array] = true;
+    for (size_t o = 0; o < k.outputs.size(); ++o) named[k.inputs.size() + o] = k.outputs[o].size() > 0;
+    return named;
+}
+
 std::string kernel_parameters(const Kernel& k, bool precomputed_trig, bool batch) {
     const char* type = batch ? "Batch" : "Scalar";
+    const std::vector<bool> named = arrays_named(k);
     std::string p = precomputed_trig ? "const Scalar* RBDGEN_RESTRICT sin_q, const Scalar* RBDGEN_RESTRICT cos_q, " : "";
-    for (const KernelArray& a : k.inputs) p += fmt::format("const {}* RBDGEN_RESTRICT {}, ", type, a.name);
+    for (size_t i = 0; i < k.inputs.size(); ++i)
+        p += fmt::format("const {}*{}, ", type, named[i] ? " RBDGEN_RESTRICT " + k.inputs[i].name : "");
     for (size_t o = 0; o < k.outputs.size(); ++o)
-        p += fmt::format("{}{}* RBDGEN_RESTRICT {}", o ? ", " : "", type, k.outputs[o].name);
+        p += fmt::format("{}{}*{}", o ? ", " : "", type, named[k.inputs.size() + o] ? " RBDGEN_RESTRICT " + k.outputs[o].name : "");
     return p;
 }
 

@@ -22,6 +22,10 @@ struct EmitOptions {
 // precomputed_trig: "const Scalar* sin_q, const Scalar* cos_q, " first).
 // With batch, every array is of Batch (W states a call) instead of Scalar.
 std::string kernel_parameters(const Kernel& k, bool precomputed_trig = false, bool batch = false);
+// Per array, inputs then outputs: whether the kernel names it. An array it never reads or writes keeps
+// its place unnamed (no unused-parameter warning): a problem's factor array when every factor is an
+// entry of D or a constant (inverse dynamics).
+std::vector<bool> arrays_named(const Kernel& k);
 // Whether the kernel computes any sine or cosine (only those get an `_sc` entry point).
 bool uses_trig(const Kernel& k);
 // The function body (without braces), every live node a `const Scalar tN = ...;` line.

@@ -398,8 +398,10 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
         }));
     ArraySpec D_in = D_out;
     D_in.produced_by = p + "_assemble";
-    // The factors of lu_factor on D's array; those that come out constants of the model (a ±1 pivot's
-    // reciprocal, L's entries under it) are folded into the solve, and the factor's array holds the rest.
+    // The factors of lu_factor on D's array. Those that come out constants of the model (a ±1 pivot's
+    // reciprocal, L's entries under it) are folded into the solve; those that are an entry of D the
+    // elimination leaves as it is (U's rows that no earlier pivot updates: all of them for inverse
+    // dynamics, whose LU has no fill) the solve reads from D; the factor's array holds the rest.
     const auto factors = [analysis, slots](const auto& D_values) {
         using S = typename std::decay_t<decltype(D_values)>::Scalar;
         const auto entry = [&](int r, int c) {
@@ -409,35 +411,49 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
         };
         return lu_values(analysis->lu, lu_factor<S>(analysis->lu, entry));
     };
-    auto lu_constant = std::make_shared<std::vector<std::optional<double>>>();
+    struct FactorEntry {
+        enum class From { Constant, D, LU } from;
+        double value = 0;  // Constant: its value
+        long index = -1;   // D: its index in D's array
+    };
+    auto source = std::make_shared<std::vector<FactorEntry>>();
     {
         sym::Graph g;
         sym::Tracing tracing(g);
         VecX<sym::Expr> D(variable);
         for (int i = 0; i < D.size(); ++i) D[i] = sym::Expr::input(0, i);
-        for (const sym::Expr& e : factors(D))
-            lu_constant->push_back(g.node(e.id()).op == sym::Op::Const ? std::optional<double>(g.node(e.id()).value) : std::nullopt);
+        for (const sym::Expr& e : factors(D)) {
+            const sym::Node& n = g.node(e.id());
+            source->push_back(n.op == sym::Op::Const ? FactorEntry{FactorEntry::From::Constant, n.value}
+                              : n.op == sym::Op::Input ? FactorEntry{FactorEntry::From::D, 0, n.index}
+                                                       : FactorEntry{FactorEntry::From::LU});
+        }
     }
-    const long lu_variable = std::count(lu_constant->begin(), lu_constant->end(), std::nullopt);
-    ArraySpec LU = sized("LU", "the factors that vary with the state (sparse/static_lu.hpp lu_values: row by row of P D Q, "
-                                 "L's entries, 1 / u_ii, U's entries)", lu_variable);
+    const long lu_variable = std::count_if(source->begin(), source->end(), [](const FactorEntry& e) { return e.from == FactorEntry::From::LU; });
+    ArraySpec LU = sized("LU", "the factors that vary with the state and are not entries of D (sparse/static_lu.hpp lu_values: row "
+                                 "by row of P D Q, L's entries, 1 / u_ii, U's entries)", lu_variable);
     k.push_back(spec(p + "_factor", "Static-pivot sparse LU P D Q = L U of problem " + p + " (ordering " + a.ordering + ").",
-        {D_in}, {LU}, [factors, lu_constant, lu_variable](const Model&, const auto& x) {
+        {D_in}, {LU}, [factors, source, lu_variable](const Model&, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
             const VecX<S> all = factors(x[0]);
             VecX<S> out(lu_variable);
             for (long i = 0, n = 0; i < all.size(); ++i)
-                if (!(*lu_constant)[i]) out[n++] = all[i];
+                if ((*source)[i].from == FactorEntry::From::LU) out[n++] = all[i];
             return std::vector{out};
         }));
     ArraySpec LU_in = LU, b_in = b_out;
     LU_in.produced_by = p + "_factor", b_in.produced_by = p + "_assemble";
     k.push_back(spec(p + "_solve", "Forward and backward substitution with the LU factors of problem " + p + ": d = -D^-1 b.",
-        {LU_in, b_in}, {sized("d", "every variable of d (report.json names them)", P.cols)}, [analysis, lu_constant](const Model&, const auto& x) {
+        {D_in, LU_in, b_in}, {sized("d", "every variable of d (report.json names them)", P.cols)}, [analysis, source](const Model&, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
-            VecX<S> all(lu_constant->size());
-            for (long i = 0, n = 0; i < all.size(); ++i) all[i] = (*lu_constant)[i] ? S(*(*lu_constant)[i]) : x[0][n++];
-            return std::vector{lu_solve(analysis->lu, lu_from_values(analysis->lu, all), VecX<S>(x[1]))};
+            VecX<S> all(source->size());
+            for (long i = 0, n = 0; i < all.size(); ++i) {
+                const FactorEntry& e = (*source)[i];
+                all[i] = e.from == FactorEntry::From::Constant ? S(e.value)
+                         : e.from == FactorEntry::From::D      ? x[0][e.index]
+                                                               : x[1][n++];
+            }
+            return std::vector{lu_solve(analysis->lu, lu_from_values(analysis->lu, all), VecX<S>(x[2]))};
         }));
     return k;
 }

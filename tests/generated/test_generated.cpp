@@ -233,7 +233,7 @@ TEST_F(Generated, LuInverseDynamicsIsRnea) {
         check_lu(tau_lu, reference);
         robot::id_assemble(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(qdd).data(), to_scalar(g).data(), D.data(), b.data());
         robot::id_factor(D.data(), LU.data());
-        robot::id_solve(LU.data(), b.data(), d.data());
+        robot::id_solve(D.data(), LU.data(), b.data(), d.data());
         check_lu(to_scalar(joint_space<double>(model, Eigen::Map<const VecX<Scalar>>(d.data(), d.size()).cast<double>(), true)), reference);
     }
 }
@@ -248,7 +248,7 @@ TEST_F(Generated, LuForwardDynamicsIsAba) {
         check_lu(qdd_lu, reference);
         robot::fd_assemble(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(tau).data(), to_scalar(g).data(), D.data(), b.data());
         robot::fd_factor(D.data(), LU.data());
-        robot::fd_solve(LU.data(), b.data(), d.data());
+        robot::fd_solve(D.data(), LU.data(), b.data(), d.data());
         check_lu(to_scalar(joint_space<double>(model, Eigen::Map<const VecX<Scalar>>(d.data(), d.size()).cast<double>(), false)), reference);
     }
 }
