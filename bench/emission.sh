@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Machine code of each emission: generates every bench robot twice, --emission straight and the
-# default (auto: compact above 3000 operations), each with --measure c++ (every kernel compiled at
+# default (auto: compact above 2000 operations), each with --measure c++ (every kernel compiled at
 # -Os, freestanding, x86-64 here), and writes bench/emission.md: each kernel's machine code and
 # worst stack frame both ways. Usage: bench/emission.sh [path/to/rbdgen] (default build/generator/rbdgen)
 set -euo pipefail
@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 {
   echo "# Machine code per emission"
   echo
-  echo "Written by \`bench/emission.sh\` on $(date -u +%Y-%m-%d) with $(c++ --version | head -1): each kernel compiled alone at \`-Os -ffreestanding\` (x86-64, \`rbdgen generate --measure c++\`), machine code (bytes of executable sections: the kernel, its step functions and the runtime's sin/cos it inlines) and the worst stack frame. *straight*: \`--emission straight\`; *default*: \`--emission auto\`, compact for kernels of more than 3000 operations (the steps, distinct functions and slots of the compact ones in brackets). Goal (issue 15): no kernel above 32 KB; a 49-DoF humanoid's kernels together under 256 KB."
+  echo "Written by \`bench/emission.sh\` on $(date -u +%Y-%m-%d) with $(c++ --version | head -1): each kernel compiled alone at \`-Os -ffreestanding\` (x86-64, \`rbdgen generate --measure c++\`), machine code (bytes of executable sections: the kernel, its step functions and the runtime's sin/cos it inlines) and the stack (the worst frame, plus a compact kernel's largest step function's). *straight*: \`--emission straight\`; *default*: \`--emission auto\`, compact for kernels of more than 2000 operations in steps of 12 or more on average (the steps, distinct functions and slots of the compact ones in brackets). Goal (issue 15): no kernel above 32 KB; a 49-DoF humanoid's kernels together under 256 KB."
   for entry in "${robots[@]}"; do
     IFS='|' read -r label urdf flags <<<"$entry"
     for emission in straight auto; do

@@ -16,7 +16,7 @@ namespace rbdgen {
 // --emission auto: kernels of more operations than this are emitted compact, unless their steps are
 // so small that the calls cost more than the code they save (the rows of a sparse triangular solve:
 // about 8 operations a step, where a call with its table pointers costs about as much).
-inline constexpr long kCompactAbove = 3000;
+inline constexpr long kCompactAbove = 2000;
 inline constexpr long kCompactMinOpsPerCall = 12;
 
 struct CompactKernel {
