@@ -176,7 +176,8 @@ int main(int argc, char** argv) {
     md += "Samy et al.'s Fig. 6: the generated `ncmtm_fk` (link velocities and N derivatives) and `cornea` (joint forces "
           "and N - 1 derivatives) against ADOL-C's Taylor mode (`forward` of degree N, resp. N - 1, on a tape of the "
           "reference FK, resp. RNEA, made once: the same outputs), on the same random motion; ns per call, minimum of "
-          "the repetitions; generated kernels at `-O1` (see the compile times below), ADOL-C as Debian builds it. "
+          "the repetitions; generated kernels at `-O2` in the default emission (compact: see the emissions and compile "
+          "times below), ADOL-C as Debian builds it. "
           "Synthetic chains from `rbdgen synth chain N --seed 1`.\n\n";
     md += "| robot | joints | N | fk ops | fk ns | ADOL-C fk ns | ratio | cornea ops | cornea ns | ADOL-C ns | ratio | agreement fk / tau |\n";
     md += "|---|---|---|---|---|---|---|---|---|---|---|---|\n";

@@ -226,8 +226,9 @@ ProblemAnalysis analyze_problem(const Model& model, const Problem& problem, cons
         for (int r : a.pattern.columns[c]) row_entries[r].push_back(c);
     // The smallest relative pivot of an order at a state: |u_ii| over the largest |entry| of its row
     // of D, and for a tail the square root of LDLᵀ's d_j over (SᵀS)_jj.
+    LuFactors<double> f;  // reused from state to state
     auto smallest_pivot = [&](const LuPattern& lu, const std::vector<double>& v) {
-        const LuFactors<double> f = lu_factor<double>(lu, D_at(v));
+        lu_factor(lu, D_at(v), f);
         double smallest = INFINITY;
         for (int i = 0; i < lu.pivots; ++i) {
             double scale = 0;
@@ -248,6 +249,13 @@ ProblemAnalysis analyze_problem(const Model& model, const Problem& problem, cons
     };
     std::vector<VecX<double>> states;
     for (int s = 0; s < options.states; ++s) states.push_back(check_state(model, s, rng));
+    // Each state evaluates only D's entries (not b's), into buffers reused from state to state.
+    std::vector<int> D_nodes;
+    for (int c = 0; c < a.pattern.cols; ++c)
+        for (int r : a.pattern.columns[c]) D_nodes.push_back(t.D(r, c).id());
+    D_nodes = t.g.live(D_nodes);
+    std::vector<std::vector<double>> in = inputs_at(states.empty() ? VecX<double>() : states[0]);
+    std::vector<double> v;
     bool chosen = false;
     for (Tried& x : tried) {
         if (!x.report.rejected.empty()) continue;
@@ -258,7 +266,8 @@ ProblemAnalysis analyze_problem(const Model& model, const Problem& problem, cons
         double min_pivot = INFINITY;
         int s = 0, singular_states = 0;
         for (; s < options.states; ++s) {
-            const std::vector<double> v = t.g.evaluate(inputs_at(states[s]));
+            in[0].assign(states[s].data(), states[s].data() + states[s].size());
+            t.g.evaluate(in, D_nodes, v);
             const double p = smallest_pivot(x.lu, v);
             if (p >= options.pivot_threshold) {
                 min_pivot = std::min(min_pivot, p);

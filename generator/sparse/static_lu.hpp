@@ -58,12 +58,12 @@ template <class S> struct LuFactors {
 
 // Row by row (i, then k ascending over L's row i): w = row i of P D Q; w_k ← w_k / u_kk and
 // w_j ← w_j − w_k u_kj for each k in L's row; the row's fill is already in the pattern.
-// D: anything with D(r, c), read only at the pattern's entries (and 0 at fill-in).
-template <class S, class Matrix> LuFactors<S> lu_factor(const LuPattern& lu, const Matrix& D) {
-    LuFactors<S> f;
+// D: anything with D(r, c), read only at the pattern's entries (and 0 at fill-in). Into f, whose
+// arrays are reused from call to call (the generator's pivot check factors at 10,000 states).
+template <class S, class Matrix> void lu_factor(const LuPattern& lu, const Matrix& D, LuFactors<S>& f) {
     f.L.resize(lu.m), f.U.resize(lu.pivots), f.pivot.resize(lu.pivots), f.inv_pivot.resize(lu.pivots);
     const int t = lu.tail_cols();
-    f.tail = MatX<S>::Constant(lu.tail_rows(), t, S(0.0));
+    f.tail.setConstant(lu.tail_rows(), t, S(0.0));
     std::vector<S> w(lu.n, S(0.0));
     for (int i = 0; i < lu.m; ++i) {
         const Step<S> step;  // a row of L and U: rows of like bodies share their operations
@@ -80,17 +80,19 @@ template <class S, class Matrix> LuFactors<S> lu_factor(const LuPattern& lu, con
             w[k] = w[k] * f.inv_pivot[k];
             for (size_t e = 0; e < lu.U[k].size(); ++e) w[lu.U[k][e]] = w[lu.U[k][e]] - w[k] * f.U[k][e];
         }
-        for (int k : lu.L[i]) f.L[i].push_back(w[k]);
+        f.L[i].resize(lu.L[i].size());
+        for (size_t e = 0; e < lu.L[i].size(); ++e) f.L[i][e] = w[lu.L[i][e]];
         if (tail_row) {
             for (int j = 0; j < t; ++j) f.tail(i - lu.pivots, j) = w[lu.pivots + j];
             continue;
         }
         f.pivot[i] = w[i];
         f.inv_pivot[i] = S(1.0) / w[i];
-        for (int j : lu.U[i]) f.U[i].push_back(w[j]);
+        f.U[i].resize(lu.U[i].size());
+        for (size_t e = 0; e < lu.U[i].size(); ++e) f.U[i][e] = w[lu.U[i][e]];
     }
     // The tail's normal equations SᵀS = L D Lᵀ (lower triangle, column by column).
-    f.tail_ldl = MatX<S>::Constant(t, t, S(0.0));
+    f.tail_ldl.setConstant(t, t, S(0.0));
     f.tail_inv_d.resize(t);
     for (int j = 0; j < t; ++j) {
         for (int i = j; i < t; ++i) {
@@ -101,6 +103,10 @@ template <class S, class Matrix> LuFactors<S> lu_factor(const LuPattern& lu, con
             if (i == j) f.tail_inv_d[j] = S(1.0) / x;
         }
     }
+}
+template <class S, class Matrix> LuFactors<S> lu_factor(const LuPattern& lu, const Matrix& D) {
+    LuFactors<S> f;
+    lu_factor(lu, D, f);
     return f;
 }
 

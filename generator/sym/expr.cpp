@@ -1,6 +1,7 @@
 #include "sym/expr.hpp"
 
 #include <cmath>
+#include <numeric>
 #include <cstring>
 #include <stdexcept>
 
@@ -154,9 +155,10 @@ std::vector<int> Graph::live(const std::vector<int>& outputs) const {
     return order;
 }
 
-template <class T> std::vector<T> Graph::evaluate(const std::vector<std::vector<T>>& inputs) const {
-    std::vector<T> v(nodes_.size());
-    for (size_t id = 0; id < nodes_.size(); ++id) {
+template <class T>
+void Graph::evaluate(const std::vector<std::vector<T>>& inputs, const std::vector<int>& order, std::vector<T>& v) const {
+    v.resize(nodes_.size());
+    for (int id : order) {
         const Node& n = nodes_[id];
         const T x = n.a >= 0 ? v[n.a] : T(0), y = n.b >= 0 ? v[n.b] : T(0);
         switch (n.op) {
@@ -172,10 +174,18 @@ template <class T> std::vector<T> Graph::evaluate(const std::vector<std::vector<
             case Op::Cos: v[id] = std::cos(x); break;
         }
     }
+}
+template <class T> std::vector<T> Graph::evaluate(const std::vector<std::vector<T>>& inputs) const {
+    std::vector<int> all(nodes_.size());
+    std::iota(all.begin(), all.end(), 0);
+    std::vector<T> v;
+    evaluate(inputs, all, v);
     return v;
 }
 template std::vector<double> Graph::evaluate(const std::vector<std::vector<double>>&) const;
 template std::vector<float> Graph::evaluate(const std::vector<std::vector<float>>&) const;
+template void Graph::evaluate(const std::vector<std::vector<double>>&, const std::vector<int>&, std::vector<double>&) const;
+template void Graph::evaluate(const std::vector<std::vector<float>>&, const std::vector<int>&, std::vector<float>&) const;
 
 OpCounts Graph::count(const std::vector<int>& outputs) const {
     OpCounts c;

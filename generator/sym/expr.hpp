@@ -70,6 +70,10 @@ public:
     // generator's own numeric run of a trace (the static-pivot check evaluates a traced LU this way).
     // In float too: the arithmetic of a `--scalar float` kernel, without a compiler (emit/float_budget).
     template <class T> std::vector<T> evaluate(const std::vector<std::vector<T>>& inputs) const;
+    // The same for the nodes of `order` only (ascending ids, as live() gives them: every operand
+    // before its user), into `values` (one a node of the graph; the others are left as they are).
+    template <class T>
+    void evaluate(const std::vector<std::vector<T>>& inputs, const std::vector<int>& order, std::vector<T>& values) const;
 
 private:
     int intern(const Node& n);
