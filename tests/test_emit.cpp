@@ -98,20 +98,30 @@ TEST(Emit, TrigEntryPointReadsSinQAndCosQAndCallsNothing) {
     EXPECT_GE(count(kernel_body(k, {"double"}), "rbdgen_sincos"), 1);
 }
 
-// The schedule a backend prints: the paired call first, the arithmetic after, the stores last, and
-// each value read as what it is (a temporary, a literal, an input, a precomputed sine).
+// The schedule a backend prints: the paired call first, the arithmetic after, the stores last (or
+// each right after its value), and each value read as what it is (a temporary, a literal, an input,
+// a precomputed sine).
 TEST(Schedule, CallsFirstStoresLastValuesByKind) {
     const Kernel k = tiny([](const VecX<sym::Expr>& q, const VecX<sym::Expr>& x) {
         return VecX<sym::Expr>((VecX<sym::Expr>(2) << x[0] * sin(q[0]) + 3.0, cos(q[1]) * x[0]).finished());
     }, 2);
-    const Schedule s = schedule(k, false);
+    const Schedule s = schedule(k, false, Stores::AtEnd);
     ASSERT_EQ(s.statements.size(), 6u);  // sincos2, product, sum, product, two stores
     EXPECT_EQ(s.statements[0].kind, Statement::Kind::SinCos2);
     EXPECT_EQ(s.statements[1].kind, Statement::Kind::Assign);
     EXPECT_EQ(s.statements[4].kind, Statement::Kind::Store);
     EXPECT_EQ(s.statements[5].kind, Statement::Kind::Store);
     EXPECT_EQ(s.values[s.statements[0].a].kind, Value::Kind::Input);
-    const Schedule sc = schedule(k, true);
+    // Stored where defined: each store follows the statement that computes its value.
+    const Schedule early = schedule(k, false, Stores::AtDefinition);
+    ASSERT_EQ(early.statements.size(), 6u);
+    EXPECT_NE(early.statements[4].kind, Statement::Kind::Store);  // y[1]'s product comes after y[0]'s store
+    for (size_t j = 0; j < early.statements.size(); ++j)
+        if (early.statements[j].kind == Statement::Kind::Store) {
+            ASSERT_GT(j, 0u);
+            EXPECT_EQ(early.statements[j - 1].target, early.statements[j].a) << j;
+        }
+    const Schedule sc = schedule(k, true, Stores::AtEnd);
     EXPECT_EQ(sc.statements.size(), 5u);  // no call
     for (const Statement& st : sc.statements) EXPECT_NE(st.kind, Statement::Kind::SinCos2);
     int sines = 0;

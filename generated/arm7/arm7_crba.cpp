@@ -81,6 +81,7 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t148 = 0.05476309877746377 + t134;
     const Scalar t150 = t120 - 0.00086145550939207031;
     const Scalar t151 = 0.034100529720441676 + t135;
+    H[40] = t151;
     const Scalar t152 = t80 * 0.74155772683844035;
     const Scalar t153 = 0.67088906517113922 * t80;
     const Scalar t155 = t102 * 0.74155772683844035;
@@ -91,6 +92,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t161 = t156 + t160;
     const Scalar t162 = 0.25327820878689017 * t152;
     const Scalar t163 = t159 - t162;
+    H[41] = t163;
+    H[47] = t163;
     const Scalar t164 = t58 * t152;
     const Scalar t165 = t57 * t81;
     const Scalar t166 = t164 - t165;
@@ -123,6 +126,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t195 = t190 - t194;
     const Scalar t196 = 0.063650569899231291 * t184;
     const Scalar t197 = t196 - t193;
+    H[34] = t197;
+    H[46] = t197;
     const Scalar t198 = t46 * t184;
     const Scalar t199 = t45 * t166;
     const Scalar t200 = t199 - t198;
@@ -155,6 +160,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t228 = t223 - t227;
     const Scalar t229 = 0.26913255189171692 * t217;
     const Scalar t230 = t226 + t229;
+    H[27] = t230;
+    H[45] = t230;
     const Scalar t231 = t33 * t217;
     const Scalar t232 = t32 * t200;
     const Scalar t233 = t232 - t231;
@@ -187,6 +194,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t261 = t256 - t260;
     const Scalar t262 = 0.062262565010657439 * t250;
     const Scalar t263 = t259 + t262;
+    H[20] = t263;
+    H[44] = t263;
     const Scalar t264 = t22 * t250;
     const Scalar t265 = t21 * t233;
     const Scalar t266 = t265 - t264;
@@ -219,6 +228,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t293 = t288 - t292;
     const Scalar t294 = 0.10580196714949018 * t282;
     const Scalar t295 = t291 + t294;
+    H[13] = t295;
+    H[43] = t295;
     const Scalar t296 = t11 * t282;
     const Scalar t297 = t10 * t266;
     const Scalar t298 = t297 - t296;
@@ -238,6 +249,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t315 = t313 + t314;
     const Scalar t316 = 0.053520563634508772 * t312;
     const Scalar t317 = t316 - t315;
+    H[6] = t317;
+    H[42] = t317;
     const Scalar t318 = t58 * t142;
     const Scalar t319 = t57 * t141;
     const Scalar t320 = t319 - t318;
@@ -312,6 +325,7 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t403 = 0.049206530599137634 + t386;
     const Scalar t404 = 0.00039806026334450332 + t372;
     const Scalar t405 = 0.032835786719439347 + t387;
+    H[32] = t405;
     const Scalar t406 = 0.3746178331069237 * t320;
     const Scalar t407 = 0.92717931335760129 * t320;
     const Scalar t408 = t151 * 0.92717931335760129;
@@ -325,6 +339,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t416 = 0.063650569899231291 * t406;
     const Scalar t417 = t413 + t416;
     const Scalar t418 = -t417;
+    H[33] = t418;
+    H[39] = t418;
     const Scalar t419 = t46 * t406;
     const Scalar t420 = t45 * t323;
     const Scalar t421 = t419 - t420;
@@ -358,6 +374,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t449 = 0.26913255189171692 * t437;
     const Scalar t450 = t446 + t449;
     const Scalar t451 = -t450;
+    H[26] = t451;
+    H[38] = t451;
     const Scalar t452 = t33 * t437;
     const Scalar t453 = t32 * t421;
     const Scalar t454 = t452 + t453;
@@ -390,6 +408,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t481 = t476 - t480;
     const Scalar t482 = 0.062262565010657439 * t470;
     const Scalar t483 = t479 + t482;
+    H[19] = t483;
+    H[37] = t483;
     const Scalar t484 = t22 * t470;
     const Scalar t485 = t21 * t454;
     const Scalar t486 = t485 - t484;
@@ -422,6 +442,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t513 = t508 - t512;
     const Scalar t514 = 0.10580196714949018 * t502;
     const Scalar t515 = t511 + t514;
+    H[12] = t515;
+    H[36] = t515;
     const Scalar t516 = t11 * t502;
     const Scalar t517 = t10 * t486;
     const Scalar t518 = t517 - t516;
@@ -441,6 +463,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t532 = t530 + t531;
     const Scalar t533 = 0.053520563634508772 * t529;
     const Scalar t534 = t533 - t532;
+    H[5] = t534;
+    H[35] = t534;
     const Scalar t535 = t46 * t396;
     const Scalar t536 = t45 * t394;
     const Scalar t537 = t536 - t535;
@@ -515,6 +539,7 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t619 = 0.12383950925466565 + t603;
     const Scalar t620 = 0.010796426938143545 - t589;
     const Scalar t621 = 0.083313059757533336 + t604;
+    H[24] = t621;
     const Scalar t622 = 0.02256833390627308 - t358;
     const Scalar t623 = t45 * t622;
     const Scalar t624 = t623 - t538;
@@ -536,6 +561,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t640 = t635 + t639;
     const Scalar t641 = 0.26913255189171692 * t631;
     const Scalar t642 = t638 + t641;
+    H[25] = t642;
+    H[31] = t642;
     const Scalar t643 = t33 * t631;
     const Scalar t644 = t32 * t624;
     const Scalar t645 = t644 - t643;
@@ -568,6 +595,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t672 = t667 - t671;
     const Scalar t673 = 0.062262565010657439 * t661;
     const Scalar t674 = t670 + t673;
+    H[18] = t674;
+    H[30] = t674;
     const Scalar t675 = t22 * t661;
     const Scalar t676 = t21 * t645;
     const Scalar t677 = t676 - t675;
@@ -600,6 +629,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t704 = t699 - t703;
     const Scalar t705 = 0.10580196714949018 * t693;
     const Scalar t706 = t702 + t705;
+    H[11] = t706;
+    H[29] = t706;
     const Scalar t707 = t11 * t693;
     const Scalar t708 = t10 * t677;
     const Scalar t709 = t708 - t707;
@@ -619,6 +650,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t723 = t721 + t722;
     const Scalar t724 = 0.053520563634508772 * t720;
     const Scalar t725 = t724 - t723;
+    H[4] = t725;
+    H[28] = t725;
     const Scalar t726 = t33 * t612;
     const Scalar t727 = t32 * t610;
     const Scalar t728 = t727 - t726;
@@ -693,6 +726,7 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t812 = 0.48757441522665507 + t794;
     const Scalar t814 = t780 - 0.09019987601482693;
     const Scalar t815 = 0.25494479393531705 + t795;
+    H[16] = t815;
     const Scalar t816 = 0.0010696369441482527 - t575;
     const Scalar t817 = t32 * t816;
     const Scalar t818 = t817 - t729;
@@ -714,6 +748,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t834 = t829 - t833;
     const Scalar t835 = 0.062262565010657439 * t825;
     const Scalar t836 = t832 + t835;
+    H[17] = t836;
+    H[23] = t836;
     const Scalar t837 = t22 * t825;
     const Scalar t838 = t21 * t818;
     const Scalar t839 = t838 - t837;
@@ -746,6 +782,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t866 = t861 - t865;
     const Scalar t867 = 0.10580196714949018 * t855;
     const Scalar t868 = t864 + t867;
+    H[10] = t868;
+    H[22] = t868;
     const Scalar t869 = t11 * t855;
     const Scalar t870 = t10 * t839;
     const Scalar t871 = t870 - t869;
@@ -765,6 +803,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t885 = t883 + t884;
     const Scalar t886 = 0.053520563634508772 * t882;
     const Scalar t887 = t886 - t885;
+    H[3] = t887;
+    H[21] = t887;
     const Scalar t888 = t22 * t804;
     const Scalar t889 = t21 * t802;
     const Scalar t890 = t889 - t888;
@@ -839,6 +879,7 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t971 = 0.21249371221673494 + t956;
     const Scalar t973 = t942 - 0.029858485532225441;
     const Scalar t974 = 0.19706319344886833 + t957;
+    H[8] = t974;
     const Scalar t975 = 0.23553233816795732 - t766;
     const Scalar t976 = t21 * t975;
     const Scalar t977 = t976 - t891;
@@ -860,6 +901,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t993 = t988 - t992;
     const Scalar t994 = 0.10580196714949018 * t984;
     const Scalar t995 = t991 + t994;
+    H[9] = t995;
+    H[15] = t995;
     const Scalar t996 = t11 * t984;
     const Scalar t997 = t10 * t977;
     const Scalar t998 = t997 - t996;
@@ -879,6 +922,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t1012 = t1010 + t1011;
     const Scalar t1013 = 0.053520563634508772 * t1009;
     const Scalar t1014 = t1013 - t1012;
+    H[2] = t1014;
+    H[14] = t1014;
     const Scalar t1015 = t11 * t964;
     const Scalar t1016 = t10 * t963;
     const Scalar t1017 = t1016 - t1015;
@@ -910,6 +955,7 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t1049 = 0.02995070897019669 + t1048;
     const Scalar t1050 = t1045 + t1049;
     const Scalar t1051 = 0.16130117661193666 + t1050;
+    H[0] = t1051;
     const Scalar t1052 = 0.74115309212411262 * t1017;
     const Scalar t1053 = 0.67133605149348774 * t1038;
     const Scalar t1054 = 0.74115309212411262 * t974;
@@ -917,54 +963,8 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t1056 = 0.053520563634508772 * t1052;
     const Scalar t1057 = t1055 + t1056;
     const Scalar t1058 = -t1057;
-    H[0] = t1051;
     H[1] = t1058;
-    H[2] = t1014;
-    H[3] = t887;
-    H[4] = t725;
-    H[5] = t534;
-    H[6] = t317;
     H[7] = t1058;
-    H[8] = t974;
-    H[9] = t995;
-    H[10] = t868;
-    H[11] = t706;
-    H[12] = t515;
-    H[13] = t295;
-    H[14] = t1014;
-    H[15] = t995;
-    H[16] = t815;
-    H[17] = t836;
-    H[18] = t674;
-    H[19] = t483;
-    H[20] = t263;
-    H[21] = t887;
-    H[22] = t868;
-    H[23] = t836;
-    H[24] = t621;
-    H[25] = t642;
-    H[26] = t451;
-    H[27] = t230;
-    H[28] = t725;
-    H[29] = t706;
-    H[30] = t674;
-    H[31] = t642;
-    H[32] = t405;
-    H[33] = t418;
-    H[34] = t197;
-    H[35] = t534;
-    H[36] = t515;
-    H[37] = t483;
-    H[38] = t451;
-    H[39] = t418;
-    H[40] = t151;
-    H[41] = t163;
-    H[42] = t317;
-    H[43] = t295;
-    H[44] = t263;
-    H[45] = t230;
-    H[46] = t197;
-    H[47] = t163;
     H[48] = 0.091771317334514269;
 }
 

@@ -183,6 +183,7 @@ void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT grav
     const Scalar f_link007_fy = accel_link007_y * 1.3121468275402544;
     const Scalar f_link007_fz = accel_link007_z * 1.3121468275402544;
     const Scalar f_link007_nz = accel_link007_y * 0.026532906662400359;
+    g[6] = f_link007_nz;
     const Scalar t244 = accel_link007_z * 0.026532906662400359;
     const Scalar t246 = accel_link007_x * 0.18473279187271499;
     const Scalar t247 = t244 + t246;
@@ -218,6 +219,7 @@ void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT grav
     const Scalar f_link006_nx = t218 + t257;
     const Scalar f_link006_ny = t215 - t274;
     const Scalar f_link006_nz = t276 - t212;
+    g[5] = f_link006_nz;
     const Scalar f_link006_fx = t207 + t251;
     const Scalar t281 = t208 + t263;
     const Scalar f_link006_fz = t209 + t266;
@@ -256,6 +258,7 @@ void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT grav
     const Scalar f_link005_nx = t182 + t296;
     const Scalar f_link005_ny = t179 + t312;
     const Scalar f_link005_nz = t175 + t314;
+    g[4] = f_link005_nz;
     const Scalar f_link005_fx = t168 + t285;
     const Scalar f_link005_fy = t169 + t301;
     const Scalar f_link005_fz = t170 - t304;
@@ -294,6 +297,7 @@ void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT grav
     const Scalar f_link004_nx = t334 - t146;
     const Scalar f_link004_ny = t143 + t350;
     const Scalar f_link004_nz = t140 + t352;
+    g[3] = f_link004_nz;
     const Scalar f_link004_fx = t134 + t323;
     const Scalar f_link004_fy = t135 + t339;
     const Scalar f_link004_fz = t136 + t342;
@@ -332,6 +336,7 @@ void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT grav
     const Scalar f_link003_nx = t111 + t373;
     const Scalar f_link003_ny = t108 + t389;
     const Scalar f_link003_nz = t104 + t391;
+    g[2] = f_link003_nz;
     const Scalar f_link003_fx = t97 + t361;
     const Scalar f_link003_fy = t98 + t378;
     const Scalar f_link003_fz = t99 + t381;
@@ -370,6 +375,7 @@ void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT grav
     const Scalar f_link002_nx = t75 + t411;
     const Scalar f_link002_ny = t427 - t72;
     const Scalar f_link002_nz = t68 + t429;
+    g[1] = f_link002_nz;
     const Scalar f_link002_fx = t63 + t400;
     const Scalar f_link002_fy = t64 + t416;
     const Scalar f_link002_fz = t65 + t419;
@@ -394,12 +400,6 @@ void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT grav
     const Scalar t455 = t454 - t453;
     const Scalar f_link001_nz = t40 + t455;
     g[0] = f_link001_nz;
-    g[1] = f_link002_nz;
-    g[2] = f_link003_nz;
-    g[3] = f_link004_nz;
-    g[4] = f_link005_nz;
-    g[5] = f_link006_nz;
-    g[6] = f_link007_nz;
 }
 
 }  // namespace arm7

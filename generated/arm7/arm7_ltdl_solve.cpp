@@ -54,6 +54,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t75 = LD[7] * t72;
     const Scalar t76 = t74 - t75;
     const Scalar t77 = t76 / LD[0];
+    x[0] = t77;
     const Scalar t78 = t72 / LD[8];
     const Scalar t79 = t66 / LD[16];
     const Scalar t80 = t58 / LD[24];
@@ -62,16 +63,19 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t83 = b[6] / LD[48];
     const Scalar t84 = LD[7] * t77;
     const Scalar t85 = t78 - t84;
+    x[1] = t85;
     const Scalar t86 = LD[15] * t85;
     const Scalar t87 = t79 - t86;
     const Scalar t88 = LD[14] * t77;
     const Scalar t89 = t87 - t88;
+    x[2] = t89;
     const Scalar t90 = LD[23] * t89;
     const Scalar t91 = t80 - t90;
     const Scalar t92 = LD[22] * t85;
     const Scalar t93 = t91 - t92;
     const Scalar t94 = LD[21] * t77;
     const Scalar t95 = t93 - t94;
+    x[3] = t95;
     const Scalar t96 = LD[31] * t95;
     const Scalar t97 = t81 - t96;
     const Scalar t98 = LD[30] * t89;
@@ -80,6 +84,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t101 = t99 - t100;
     const Scalar t102 = LD[28] * t77;
     const Scalar t103 = t101 - t102;
+    x[4] = t103;
     const Scalar t104 = LD[39] * t103;
     const Scalar t105 = t82 - t104;
     const Scalar t106 = LD[38] * t95;
@@ -90,6 +95,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t111 = t109 - t110;
     const Scalar t112 = LD[35] * t77;
     const Scalar t113 = t111 - t112;
+    x[5] = t113;
     const Scalar t114 = LD[47] * t113;
     const Scalar t115 = t83 - t114;
     const Scalar t116 = LD[46] * t103;
@@ -102,12 +108,6 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t123 = t121 - t122;
     const Scalar t124 = LD[42] * t77;
     const Scalar t125 = t123 - t124;
-    x[0] = t77;
-    x[1] = t85;
-    x[2] = t89;
-    x[3] = t95;
-    x[4] = t103;
-    x[5] = t113;
     x[6] = t125;
 }
 

@@ -832,6 +832,7 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar f_link007_nx = t910 + t951;
     const Scalar f_link007_ny = t920 + t950;
     const Scalar f_link007_nz = t930 + t947;
+    tau[6] = f_link007_nz;
     const Scalar t955 = t826 * f_link007_fy;
     const Scalar t956 = t825 * f_link007_fx;
     const Scalar t957 = t956 - t955;
@@ -863,6 +864,7 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar f_link006_nx = t820 + t963;
     const Scalar f_link006_ny = t821 - t980;
     const Scalar f_link006_nz = t822 + t982;
+    tau[5] = f_link006_nz;
     const Scalar f_link006_fx = t798 + t957;
     const Scalar f_link006_fy = t804 - t969;
     const Scalar f_link006_fz = t810 + t972;
@@ -901,6 +903,7 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar f_link005_nx = t662 + t1002;
     const Scalar f_link005_ny = t663 + t1018;
     const Scalar f_link005_nz = t664 + t1020;
+    tau[4] = f_link005_nz;
     const Scalar f_link005_fx = t640 + t991;
     const Scalar f_link005_fy = t646 + t1007;
     const Scalar f_link005_fz = t652 - t1010;
@@ -939,6 +942,7 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar f_link004_nx = t504 + t1040;
     const Scalar f_link004_ny = t505 + t1056;
     const Scalar f_link004_nz = t506 + t1058;
+    tau[3] = f_link004_nz;
     const Scalar f_link004_fx = t482 + t1029;
     const Scalar f_link004_fy = t488 + t1045;
     const Scalar f_link004_fz = t494 + t1048;
@@ -977,6 +981,7 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar f_link003_nx = t347 + t1079;
     const Scalar f_link003_ny = t348 + t1095;
     const Scalar f_link003_nz = t349 + t1097;
+    tau[2] = f_link003_nz;
     const Scalar f_link003_fx = t325 + t1067;
     const Scalar f_link003_fy = t331 + t1084;
     const Scalar f_link003_fz = t337 + t1087;
@@ -1015,6 +1020,7 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar f_link002_nx = t189 + t1117;
     const Scalar f_link002_ny = t190 + t1133;
     const Scalar f_link002_nz = t191 + t1135;
+    tau[1] = f_link002_nz;
     const Scalar f_link002_fx = t167 + t1106;
     const Scalar f_link002_fy = t173 + t1122;
     const Scalar f_link002_fz = t179 + t1125;
@@ -1039,12 +1045,6 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar t1161 = t1160 - t1159;
     const Scalar f_link001_nz = t61 + t1161;
     tau[0] = f_link001_nz;
-    tau[1] = f_link002_nz;
-    tau[2] = f_link003_nz;
-    tau[3] = f_link004_nz;
-    tau[4] = f_link005_nz;
-    tau[5] = f_link006_nz;
-    tau[6] = f_link007_nz;
 }
 
 }  // namespace arm7

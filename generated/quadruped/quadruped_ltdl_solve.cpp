@@ -210,6 +210,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t331 = LD[18] * t328;
     const Scalar t332 = t330 - t331;
     const Scalar t333 = t332 / LD[0];
+    x[0] = t333;
     const Scalar t334 = t328 / LD[19];
     const Scalar t335 = t322 / LD[38];
     const Scalar t336 = t314 / LD[57];
@@ -229,16 +230,19 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t350 = b[17] / LD[323];
     const Scalar t351 = LD[18] * t333;
     const Scalar t352 = t334 - t351;
+    x[1] = t352;
     const Scalar t353 = LD[37] * t352;
     const Scalar t354 = t335 - t353;
     const Scalar t355 = LD[36] * t333;
     const Scalar t356 = t354 - t355;
+    x[2] = t356;
     const Scalar t357 = LD[56] * t356;
     const Scalar t358 = t336 - t357;
     const Scalar t359 = LD[55] * t352;
     const Scalar t360 = t358 - t359;
     const Scalar t361 = LD[54] * t333;
     const Scalar t362 = t360 - t361;
+    x[3] = t362;
     const Scalar t363 = LD[75] * t362;
     const Scalar t364 = t337 - t363;
     const Scalar t365 = LD[74] * t356;
@@ -247,6 +251,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t368 = t366 - t367;
     const Scalar t369 = LD[72] * t333;
     const Scalar t370 = t368 - t369;
+    x[4] = t370;
     const Scalar t371 = LD[94] * t370;
     const Scalar t372 = t338 - t371;
     const Scalar t373 = LD[93] * t362;
@@ -257,6 +262,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t378 = t376 - t377;
     const Scalar t379 = LD[90] * t333;
     const Scalar t380 = t378 - t379;
+    x[5] = t380;
     const Scalar t381 = LD[113] * t380;
     const Scalar t382 = t339 - t381;
     const Scalar t383 = LD[112] * t370;
@@ -269,6 +275,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t390 = t388 - t389;
     const Scalar t391 = LD[108] * t333;
     const Scalar t392 = t390 - t391;
+    x[6] = t392;
     const Scalar t393 = LD[132] * t392;
     const Scalar t394 = t340 - t393;
     const Scalar t395 = LD[131] * t380;
@@ -283,6 +290,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t404 = t402 - t403;
     const Scalar t405 = LD[126] * t333;
     const Scalar t406 = t404 - t405;
+    x[7] = t406;
     const Scalar t407 = LD[151] * t406;
     const Scalar t408 = t341 - t407;
     const Scalar t409 = LD[150] * t392;
@@ -299,6 +307,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t420 = t418 - t419;
     const Scalar t421 = LD[144] * t333;
     const Scalar t422 = t420 - t421;
+    x[8] = t422;
     const Scalar t423 = LD[167] * t380;
     const Scalar t424 = t342 - t423;
     const Scalar t425 = LD[166] * t370;
@@ -311,6 +320,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t432 = t430 - t431;
     const Scalar t433 = LD[162] * t333;
     const Scalar t434 = t432 - t433;
+    x[9] = t434;
     const Scalar t435 = LD[189] * t434;
     const Scalar t436 = t343 - t435;
     const Scalar t437 = LD[185] * t380;
@@ -325,6 +335,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t446 = t444 - t445;
     const Scalar t447 = LD[180] * t333;
     const Scalar t448 = t446 - t447;
+    x[10] = t448;
     const Scalar t449 = LD[208] * t448;
     const Scalar t450 = t344 - t449;
     const Scalar t451 = LD[207] * t434;
@@ -341,6 +352,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t462 = t460 - t461;
     const Scalar t463 = LD[198] * t333;
     const Scalar t464 = t462 - t463;
+    x[11] = t464;
     const Scalar t465 = LD[221] * t380;
     const Scalar t466 = t345 - t465;
     const Scalar t467 = LD[220] * t370;
@@ -353,6 +365,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t474 = t472 - t473;
     const Scalar t475 = LD[216] * t333;
     const Scalar t476 = t474 - t475;
+    x[12] = t476;
     const Scalar t477 = LD[246] * t476;
     const Scalar t478 = t346 - t477;
     const Scalar t479 = LD[239] * t380;
@@ -367,6 +380,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t488 = t486 - t487;
     const Scalar t489 = LD[234] * t333;
     const Scalar t490 = t488 - t489;
+    x[13] = t490;
     const Scalar t491 = LD[265] * t490;
     const Scalar t492 = t347 - t491;
     const Scalar t493 = LD[264] * t476;
@@ -383,6 +397,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t504 = t502 - t503;
     const Scalar t505 = LD[252] * t333;
     const Scalar t506 = t504 - t505;
+    x[14] = t506;
     const Scalar t507 = LD[275] * t380;
     const Scalar t508 = t348 - t507;
     const Scalar t509 = LD[274] * t370;
@@ -395,6 +410,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t516 = t514 - t515;
     const Scalar t517 = LD[270] * t333;
     const Scalar t518 = t516 - t517;
+    x[15] = t518;
     const Scalar t519 = LD[303] * t518;
     const Scalar t520 = t349 - t519;
     const Scalar t521 = LD[293] * t380;
@@ -409,6 +425,7 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t530 = t528 - t529;
     const Scalar t531 = LD[288] * t333;
     const Scalar t532 = t530 - t531;
+    x[16] = t532;
     const Scalar t533 = LD[322] * t532;
     const Scalar t534 = t350 - t533;
     const Scalar t535 = LD[321] * t518;
@@ -425,23 +442,6 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t546 = t544 - t545;
     const Scalar t547 = LD[306] * t333;
     const Scalar t548 = t546 - t547;
-    x[0] = t333;
-    x[1] = t352;
-    x[2] = t356;
-    x[3] = t362;
-    x[4] = t370;
-    x[5] = t380;
-    x[6] = t392;
-    x[7] = t406;
-    x[8] = t422;
-    x[9] = t434;
-    x[10] = t448;
-    x[11] = t464;
-    x[12] = t476;
-    x[13] = t490;
-    x[14] = t506;
-    x[15] = t518;
-    x[16] = t532;
     x[17] = t548;
 }
 

@@ -23,7 +23,7 @@ template <class T, class F> std::string table(const std::vector<T>& entries, F t
 
 std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& options, const std::string& prefix) {
     const sym::Graph& g = *k.graph;
-    const Schedule sch = schedule(k, options.precomputed_trig);
+    const Schedule sch = schedule(k, options.precomputed_trig, Stores::AtEnd);
     const std::vector<Statement>& st = sch.statements;
     const int n_nodes = g.size();
     auto temporary = [&](int id) { return id >= 0 && sch.values[id].kind == Value::Kind::Temporary; };

@@ -119,7 +119,7 @@ std::string StatementPrinter::print(const Statement& s) const {
 // on Batch values (a constant operand is broadcast by the vector extensions; a stored one explicitly),
 // sqrt and sin/cos by the runtime's lane functions.
 std::string kernel_body(const Kernel& k, const EmitOptions& options) {
-    const Schedule sch = schedule(k, options.precomputed_trig);
+    const Schedule sch = schedule(k, options.precomputed_trig, Stores::AtDefinition);
     const StatementPrinter printer(k, sch, options);
     std::string body;
     for (const Statement& s : sch.statements) body += printer.print(s);

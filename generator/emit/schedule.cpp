@@ -10,7 +10,7 @@ namespace rbdgen {
 
 using sym::Op;
 
-Schedule schedule(const Kernel& k, bool precomputed_trig) {
+Schedule schedule(const Kernel& k, bool precomputed_trig, Stores stores) {
     const sym::Graph& g = *k.graph;
     Schedule sch;
     sch.values.resize(g.size());
@@ -95,6 +95,15 @@ Schedule schedule(const Kernel& k, bool precomputed_trig) {
         pending.clear(), pending_ids.clear();
     };
     std::set<int> done;  // sines and cosines scheduled with their partner
+    // The stores of each node (output, element), in the outputs' order; those placed early are erased.
+    std::map<int, std::vector<std::pair<int, int>>> stores_of;
+    for (size_t o = 0; o < k.outputs.size(); ++o)
+        for (size_t i = 0; i < k.output_nodes[o].size(); ++i) stores_of[k.output_nodes[o][i]].emplace_back(static_cast<int>(o), static_cast<int>(i));
+    auto store = [&](int node, int output, int element) {
+        Statement s{Statement::Kind::Store};
+        s.output = output, s.element = element, s.a = node;
+        sch.statements.push_back(s);
+    };
     for (int id : order) {
         const sym::Node& n = g.node(id);
         Value& v = sch.values[id];
@@ -135,14 +144,15 @@ Schedule schedule(const Kernel& k, bool precomputed_trig) {
         Statement s{Statement::Kind::Assign};
         s.op = n.op, s.target = id, s.a = n.a, s.b = n.b;
         sch.statements.push_back(s);
+        if (auto it = stores_of.find(id); stores == Stores::AtDefinition && it != stores_of.end()) {
+            for (const auto& [output, element] : it->second) store(id, output, element);
+            stores_of.erase(it);
+        }
     }
     flush();
     for (size_t o = 0; o < k.outputs.size(); ++o)
-        for (size_t i = 0; i < k.output_nodes[o].size(); ++i) {
-            Statement s{Statement::Kind::Store};
-            s.output = static_cast<int>(o), s.element = static_cast<int>(i), s.a = k.output_nodes[o][i];
-            sch.statements.push_back(s);
-        }
+        for (size_t i = 0; i < k.output_nodes[o].size(); ++i)
+            if (stores_of.count(k.output_nodes[o][i])) store(k.output_nodes[o][i], static_cast<int>(o), static_cast<int>(i));
     return sch;
 }
 
