@@ -24,13 +24,13 @@ work=$(mktemp -d)
 sizes=$(mktemp)
 {
   echo
-  echo "Emitted size: operations (add + mul + div) from report.json, and g++ $(g++ -dumpversion) -O2 compiling the cornea kernel alone (seconds, peak MB, .text bytes) in the default emission (compact above 2000 operations) and straight-line (tried up to 40k operations; 600 s limit):"
+  echo "Emitted size: operations (add + mul + div) from report.json, and g++ $(g++ -dumpversion) -O2 compiling the cornea kernel alone (seconds, peak MB, bytes of text and read-only data as \`size\` counts them) in the default emission (compact above 2000 operations) and straight-line (tried up to 40k operations; 600 s limit):"
   echo
   echo "| chain | N | ncmtm_fk ops | cornea ops | ncmtm_fd ops | cornea emission | cornea -O2 s / MB / bytes | straight-line cornea -O2 s / MB / bytes |"
   echo "|---|---|---|---|---|---|---|---|"
   for c in "100 1" "100 2" "100 3" "100 4" "100 5" "100 6" "100 8" "100 12" "5 5" "10 5" "20 5" "50 5" "150 5" "200 5"; do
     set -- $c
-    compile() {  # seconds / peak MB / .text bytes of $1 at -O2
+    compile() {  # seconds / peak MB / text + read-only data bytes (`size`) of $1 at -O2
       if /usr/bin/time -f "%e %M" -o "$work/t" timeout 600 g++ -std=c++17 -O2 -c "$1" -o "$work/x.o" 2>/dev/null; then
         echo "$(awk '{printf "%.0f / %.0f", $1, $2/1024}' "$work/t") / $(size "$work/x.o" | awk 'NR==2{print $1}')"
       else echo "over 600 s"; fi

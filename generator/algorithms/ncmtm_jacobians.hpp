@@ -6,7 +6,8 @@
 // (eq. 52, 53, 57; the world at rest, no external force: what is linear in ℵ). As lower
 // block-triangular maps of the hat-derivatives (eq. 67), ζ̂_{b,k} = Σ_j Σ_{p≤k} 𝒥^(k−p)_{b,j} ψ̂_{j,p}:
 // the p-th block of each is returned as a 6 x NV matrix (the columns of joints not supporting b zero).
-// The link N-CMTMs C_j are those of eq. (27) with the world at rest; ^bC_j = C_b⁻¹ C_j (eq. 26, 68).
+// The link N-CMTMs C_j are those of eq. (27) with the world at rest; ^bC_j = C_b⁻¹ C_j (eq. 26, 68) is
+// never formed: its columns are carried from parent to child one joint N-CMTM at a time.
 #pragma once
 
 #include <vector>
@@ -21,30 +22,68 @@ template <class S> struct ComprehensiveJacobian {
     std::vector<MatX<S>> J;  // J[p], p = 0..N: 6 x NV
 };
 
+// The stack [x_0; …; x_N] of column `col` of a Jacobian's blocks, and back.
+template <class S> Stack<S, 6> column_stack(const ComprehensiveJacobian<S>& J, int col) {
+    Stack<S, 6> x;
+    for (const MatX<S>& block : J.J) x.push_back(block.col(col));
+    return x;
+}
+template <class S> void set_column(ComprehensiveJacobian<S>& J, int col, const Stack<S, 6>& x) {
+    for (size_t p = 0; p < J.J.size(); ++p) J.J[p].col(col) = x[p];
+}
+
+// The body-frame Jacobians of every link. Column j of link b is ^bC_j S_j (eq. 46) as a stack, and
+// ^bC_j = ^bC_{p(b)} ^{p(b)}C_j: each column of the parent's Jacobian carried to the child (eq. 68 on
+// a stack, as the motions of eq. 37), the joint's own columns S_b in block 0 (^bC_b = 1). One joint
+// N-CMTM applied to a stack a column, never a product of two link N-CMTMs.
+template <class S> std::vector<ComprehensiveJacobian<S>> ncmtm_body_jacobians(const Model& model, const Motion<S>& motion) {
+    const int N = motion.order();
+    std::vector<ComprehensiveJacobian<S>> J(model.N());
+    for (int b = 0; b < model.N(); ++b) {  // parents first
+        const Body& body = model.bodies[b];
+        const JointCmtm<S> C_b = [&] {
+            const Step<S> step;
+            return joint_cmtm<S>(body, motion);
+        }();
+        J[b].J.assign(N + 1, MatX<S>::Zero(6, model.nv));
+        for (int j = body.lambda; j >= 0; j = model.bodies[j].lambda)
+            for (int col = model.bodies[j].v_index; col < model.bodies[j].v_index + model.bodies[j].joint.nv(); ++col) {
+                const Step<S> step;
+                set_column(J[b], col, to_child<S>(C_b, column_stack(J[body.lambda], col)));
+            }
+        for (int k = 0; k < body.joint.nv(); ++k) J[b].J[0].col(body.v_index + k) = motion_axis(body.joint, k).cast<S>();
+    }
+    return J;
+}
+
 template <class S>
 ComprehensiveJacobian<S> ncmtm_jacobian(const Model& model, const Motion<S>& motion, int b, JacobianFrame frame) {
     const int N = motion.order();
-    std::vector<Cmtm<S, 6>> C = ncmtm_link_cmtms<S>(model, motion, nullptr);
-    for (Cmtm<S, 6>& c : C) c.C.resize(N + 1);  // order N
-    // the map applied before C_j: C_b⁻¹ (body), CMTM(^{b^I}X_b) C_b⁻¹ (inertial frame), 1 (world)
-    Cmtm<S, 6> left = inverse(C[b]);
+    if (frame == JacobianFrame::World) {  // ⁰C_j S_j: the link N-CMTMs' columns
+        std::vector<Cmtm<S, 6>> C = ncmtm_link_cmtms<S>(model, motion, nullptr);
+        ComprehensiveJacobian<S> out;
+        out.J.assign(N + 1, MatX<S>::Zero(6, model.nv));
+        for (int j = b; j >= 0; j = model.bodies[j].lambda) {
+            const Step<S> step;
+            const Body& body = model.bodies[j];
+            for (int p = 0; p <= N; ++p)
+                for (int k = 0; k < body.joint.nv(); ++k)
+                    out.J[p].col(body.v_index + k) = C[j].C[p] * motion_axis(body.joint, k).cast<S>();
+        }
+        return out;
+    }
+    ComprehensiveJacobian<S> out = ncmtm_body_jacobians<S>(model, motion)[b];
     if (frame == JacobianFrame::Inertial) {
         // ^{b^I}X_b = rot(⁰R_b) without translation; b moves relative to b^I by its rotation alone
+        const Step<S> step;
+        const Block<S, 6> E = ncmtm_link_cmtms<S>(model, motion, nullptr)[b].C[0];
         Block<S, 6> R = Block<S, 6>::Zero();
-        R.template topLeftCorner<3, 3>() = C[b].C[0].template topLeftCorner<3, 3>();
-        R.template bottomRightCorner<3, 3>() = C[b].C[0].template topLeftCorner<3, 3>();
+        R.template topLeftCorner<3, 3>() = E.template topLeftCorner<3, 3>();
+        R.template bottomRightCorner<3, 3>() = E.template topLeftCorner<3, 3>();
         Stack<S, 6> omega = ncmtm_motions<S>(model, motion, nullptr)[b];
         for (Vec6<S>& w : omega) w.template tail<3>().setZero();
-        left = construct<S, 6>(R, omega, Cross::Motion6) * left;
-    }
-    ComprehensiveJacobian<S> out;
-    out.J.assign(N + 1, MatX<S>::Zero(6, model.nv));
-    for (int j = b; j >= 0; j = model.bodies[j].lambda) {
-        const Cmtm<S, 6> bC_j = frame == JacobianFrame::World ? C[j] : left * C[j];
-        const Body& body = model.bodies[j];
-        for (int p = 0; p <= N; ++p)
-            for (int k = 0; k < body.joint.nv(); ++k)
-                out.J[p].col(body.v_index + k) = bC_j.C[p] * motion_axis(body.joint, k).cast<S>();
+        const Cmtm<S, 6> to_inertial = construct<S, 6>(R, omega, Cross::Motion6);
+        for (int col = 0; col < model.nv; ++col) set_column(out, col, to_inertial * column_stack(out, col));
     }
     return out;
 }
@@ -53,7 +92,10 @@ ComprehensiveJacobian<S> ncmtm_jacobian(const Model& model, const Motion<S>& mot
 template <class S> ComprehensiveJacobian<S> ncmtm_momentum_jacobian(const Model& model, const ComprehensiveJacobian<S>& body_J, int b) {
     ComprehensiveJacobian<S> K = body_J;
     const Mat6<S> I = model.bodies[b].I.template cast<S>().matrix();
-    for (MatX<S>& block : K.J) block = I * block;
+    for (long col = 0; col < K.J[0].cols(); ++col) {
+        const Step<S> step;
+        for (MatX<S>& block : K.J) block.col(col) = I * block.col(col);
+    }
     return K;
 }
 
@@ -68,15 +110,22 @@ template <class S> struct BlockJacobian {
 // k = 0..N−1, ζ̂_b the body's motion with the world at rest (ncmtm_motions).
 template <class S> BlockJacobian<S> apply_D(const Stack<S, 6>& zeta_hat, const ComprehensiveJacobian<S>& H) {
     const int N = static_cast<int>(H.J.size()) - 1;
-    const auto h = [&H](int k, int q) { return q <= k ? H.J[k - q] : MatX<S>(MatX<S>::Zero(6, H.J[0].cols())); };
+    const long cols = H.J[0].cols();
+    std::vector<Block<S, 6>> cross;  // [ζ̂_m ×̄]
+    {
+        const Step<S> step;
+        for (int m = 0; m < N; ++m) cross.push_back(cross6_dual<S>(zeta_hat[m]));
+    }
     BlockJacobian<S> F;
-    for (int k = 0; k < N; ++k) {
-        F.Q.emplace_back();
-        for (int q = 0; q <= N; ++q) {
-            MatX<S> f = h(k + 1, q) * S(k + 1.0);
-            for (int p = 0; p <= k; ++p) f += cross6_dual<S>(zeta_hat[k - p]) * h(p, q);
-            F.Q[k].push_back(f);
-        }
+    F.Q.assign(N, std::vector<MatX<S>>(N + 1, MatX<S>::Zero(6, cols)));
+    for (long col = 0; col < cols; ++col) {  // a column at a time: the same operations for every column
+        const Step<S> step;
+        for (int k = 0; k < N; ++k)
+            for (int q = 0; q <= N; ++q) {
+                Vec6<S> f = q <= k + 1 ? Vec6<S>(H.J[k + 1 - q].col(col) * S(k + 1.0)) : Vec6<S>::Zero();
+                for (int p = q; p <= k; ++p) f += cross[k - p] * H.J[p - q].col(col);
+                F.Q[k][q].col(col) = f;
+            }
     }
     return F;
 }
@@ -91,20 +140,35 @@ template <class S> BlockJacobian<S> ncmtm_link_force_jacobian(const Model& model
 // with ^iC̄_k the dual N-CMTM, blockwise the transpose of ^kC_i = C_k⁻¹ C_i. Since ^iC̄_k = ^iC̄_c ^cC̄_k
 // for k in the subtree of a child c, the sum is the recursion the paper points to (as the CRBA's
 // composite inertias): ℬ_i = 𝒦_i + Σ_{c ∈ C(i)} ^iC̄_c ℬ_c, one CMTM product a joint.
+// Whether column col (a joint's velocity) can move a body of the subtree of c: its joint is c, an
+// ancestor of c or in c's subtree. Other columns of ℬ_c are zero.
+inline bool supports(const Model& model, int col, int c) {
+    int j = 0;
+    while (j + 1 < model.N() && model.bodies[j + 1].v_index <= col) ++j;  // the body of column col
+    for (int a = c; a >= 0; a = model.bodies[a].lambda)
+        if (a == j) return true;
+    for (int a = j; a >= 0; a = model.bodies[a].lambda)
+        if (a == c) return true;
+    return false;
+}
+
 template <class S> std::vector<ComprehensiveJacobian<S>> ncmtm_joint_momentum_jacobians(const Model& model, const Motion<S>& motion) {
-    const int N = motion.order();
-    std::vector<Cmtm<S, 6>> C = ncmtm_link_cmtms<S>(model, motion, nullptr);
-    for (Cmtm<S, 6>& c : C) c.C.resize(N + 1);
+    const std::vector<ComprehensiveJacobian<S>> J = ncmtm_body_jacobians<S>(model, motion);
     std::vector<ComprehensiveJacobian<S>> B;
-    for (int k = 0; k < model.N(); ++k)
-        B.push_back(ncmtm_momentum_jacobian<S>(model, ncmtm_jacobian<S>(model, motion, k, JacobianFrame::Body), k));
+    for (int k = 0; k < model.N(); ++k) B.push_back(ncmtm_momentum_jacobian<S>(model, J[k], k));
     for (int c = model.N() - 1; c >= 0; --c) {  // children follow their parents: ℬ_c is complete here
-        const Step<S> step;
         const int i = model.bodies[c].lambda;
         if (i < 0) continue;
-        const Cmtm<S, 6> cC_i = inverse(C[c]) * C[i];
-        for (int p = N; p >= 0; --p)
-            for (int q = 0; q <= p; ++q) B[i].J[p] += cC_i.C[p - q].transpose() * B[c].J[q];
+        const JointCmtm<S> C_c = [&] {
+            const Step<S> step;
+            return joint_cmtm<S>(model.bodies[c], motion);
+        }();
+        for (int col = 0; col < model.nv; ++col) {  // ^iC̄_c carries a column as forces to the parent (eq. 30)
+            if (!supports(model, col, c)) continue;
+            const Step<S> step;
+            const Stack<S, 6> carried = to_parent<S>(C_c, column_stack(B[c], col));
+            for (size_t p = 0; p < carried.size(); ++p) B[i].J[p].col(col) += carried[p];
+        }
     }
     return B;
 }
