@@ -34,9 +34,11 @@ std::string num(double v, const char* f = "%.0f") {
 struct Case {
     std::string label;  // robot/problem
     const LuProblem* generated = nullptr;
+    const LuProblem* native = nullptr;  // the same kernels built with -march=native
     int n = 0;
     std::vector<double> q, qd, x, g{0, 0, -9.81};
     std::vector<double> D, b, LU, d;  // the generated kernels' arrays
+    std::vector<double> LU_native, d_native;
     std::vector<int> Ap, Ai;          // D in compressed columns, every nonzero
     std::vector<double> Ax, rhs;      // and −b
     std::vector<int> P, Q;            // the analysis' order
@@ -55,6 +57,7 @@ Case make_case(const LuRobot& r, const std::string& problem_name, const Model& m
     Case c;
     c.label = r.label + "/" + problem_name;
     c.generated = problem_name == "id" ? &r.id : &r.fd;
+    c.native = problem_name == "id" ? &r.id_native : &r.fd_native;
     const Problem problem = problem_name == "id" ? inverse_dynamics_problem(model) : forward_dynamics_problem(model);
     const ProblemAnalysis a = analyze_problem(model, problem);  // the generator's own analysis: the same order
     c.ordering = a.ordering;
@@ -84,6 +87,7 @@ Case make_case(const LuRobot& r, const std::string& problem_name, const Model& m
     c.A.setFromTriplets(triplets.begin(), triplets.end());
     const LuProblem& p = *c.generated;
     c.D.resize(p.D_size), c.b.resize(p.b_size), c.LU.resize(p.LU_size), c.d.resize(p.d_size);
+    c.LU_native.resize(p.LU_size), c.d_native.resize(p.d_size);
     p.assemble(c.q.data(), c.qd.data(), c.x.data(), c.g.data(), c.D.data(), c.b.data());
     const auto& k = report["problems"][problem_name]["kernels"];
     c.ops_factor_solve = total_ops(k[problem_name + "_factor"]) + total_ops(k[problem_name + "_solve"]);
@@ -130,11 +134,14 @@ int main(int argc, char** argv) {
         sparse_lu[i].factorize(c.A);
         c.generated->factor(c.D.data(), c.LU.data());
         c.generated->solve(c.D.data(), c.LU.data(), c.b.data(), c.d.data());
+        c.native->factor(c.D.data(), c.LU_native.data());
+        c.native->solve(c.D.data(), c.LU_native.data(), c.b.data(), c.d_native.data());
         std::vector<double> klu_x = c.rhs;
         klu_solve(symbolic[i], numeric[i], c.n, 1, klu_x.data(), &commons[i]);
         const VecX<double> eigen_x = sparse_lu[i].solve(Eigen::Map<const VecX<double>>(c.rhs.data(), c.n));
         agreement += "| " + c.label + " | " + num(max_rel_diff(klu_x, c.d), "%.1e") + " | " +
-                     num(max_rel_diff(std::vector<double>(eigen_x.data(), eigen_x.data() + c.n), c.d), "%.1e") + " |\n";
+                     num(max_rel_diff(std::vector<double>(eigen_x.data(), eigen_x.data() + c.n), c.d), "%.1e") + " | " +
+                     num(max_rel_diff(c.d_native, c.d), "%.1e") + " |\n";
     }
     for (size_t i = 0; i < cases.size(); ++i) {
         Case* c = &cases[i];
@@ -143,6 +150,14 @@ int main(int argc, char** argv) {
                 c->generated->factor(c->D.data(), c->LU.data());
                 c->generated->solve(c->D.data(), c->LU.data(), c->b.data(), c->d.data());
                 benchmark::DoNotOptimize(c->d.data());
+                benchmark::ClobberMemory();
+            }
+        })->ComputeStatistics("min", minimum);
+        benchmark::RegisterBenchmark((c->label + "/rbdgen-native").c_str(), [c](benchmark::State& state) {
+            for (auto _ : state) {
+                c->native->factor(c->D.data(), c->LU_native.data());
+                c->native->solve(c->D.data(), c->LU_native.data(), c->b.data(), c->d_native.data());
+                benchmark::DoNotOptimize(c->d_native.data());
                 benchmark::ClobberMemory();
             }
         })->ComputeStatistics("min", minimum);
@@ -189,16 +204,18 @@ int main(int argc, char** argv) {
     std::string md = "\n## Nori's static-pivot LU (`bench/bench_lu.cpp`)\n\n";
     md += "Generated factor + solve against KLU (`klu_refactor` + `klu_solve`, given the same row and column order, "
           "BTF off) and Eigen's SparseLU (`factorize` + `solve` after `analyzePattern`, COLAMD), on the same D and b; "
-          "each the minimum of the repetitions, ns per call, everything at `-O2`.\n\n";
-    md += "| robot / problem | D | nnz D | nnz L+U | ordering | ops factor+solve | rbdgen ns | KLU ns | SparseLU ns | KLU / rbdgen | SparseLU / rbdgen |\n";
-    md += "|---|---|---|---|---|---|---|---|---|---|---|\n";
+          "each the minimum of the repetitions, ns per call, everything at `-O2`; the generated kernels also built with "
+          "`-O2 -march=native` (\"native\"), as a user builds for the machine at hand (KLU and SparseLU stay Debian's "
+          "portable builds).\n\n";
+    md += "| robot / problem | D | nnz D | nnz L+U | ordering | ops factor+solve | rbdgen ns | native ns | KLU ns | SparseLU ns | KLU / rbdgen | KLU / native | SparseLU / rbdgen |\n";
+    md += "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const Case& c : cases) {
-        const double g = ns(c.label + "/rbdgen"), k = ns(c.label + "/klu"), s = ns(c.label + "/sparselu");
+        const double g = ns(c.label + "/rbdgen"), k = ns(c.label + "/klu"), s = ns(c.label + "/sparselu"), n = ns(c.label + "/rbdgen-native");
         md += "| " + c.label + " | " + std::to_string(c.n) + " | " + std::to_string(c.nnz_D) + " | " + std::to_string(c.nnz_LU) + " | " +
-              c.ordering + " | " + std::to_string(c.ops_factor_solve) + " | " + num(g) + " | " + num(k) + " | " + num(s) + " | " +
-              num(k / g, "%.1f") + "× | " + num(s / g, "%.1f") + "× |\n";
+              c.ordering + " | " + std::to_string(c.ops_factor_solve) + " | " + num(g) + " | " + num(n) + " | " + num(k) + " | " + num(s) + " | " +
+              num(k / g, "%.1f") + "× | " + num(k / n, "%.1f") + "× | " + num(s / g, "%.1f") + "× |\n";
     }
-    md += "\nAgreement of d with the generated solve (max |Δ| / max(1, |d|)):\n\n| robot / problem | KLU | SparseLU |\n|---|---|---|\n" + agreement;
+    md += "\nAgreement of d with the generated solve (max |Δ| / max(1, |d|)):\n\n| robot / problem | KLU | SparseLU | native |\n|---|---|---|---|\n" + agreement;
     md += "\nThe fused LU kernels against the classical algorithms, all generated (ns per call; operations from report.json):\n\n";
     md += "| robot | id_lu ns (ops) | rnea ns (ops) | fd_lu ns (ops) | aba ns (ops) | fd_crba_ltdl ns (ops) | fd_lu / aba time | fd_lu / aba ops |\n";
     md += "|---|---|---|---|---|---|---|---|\n";

@@ -21,6 +21,7 @@ struct LuRobot {
     bool floating_base = false;
     int nq = 0, nv = 0;
     LuProblem id, fd;
+    LuProblem id_native, fd_native;  // the same kernels built with -O2 -march=native
     Kernel4 rnea, aba, fd_crba_ltdl;
 };
 
