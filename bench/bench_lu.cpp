@@ -145,22 +145,19 @@ int main(int argc, char** argv) {
     }
     for (size_t i = 0; i < cases.size(); ++i) {
         Case* c = &cases[i];
-        benchmark::RegisterBenchmark((c->label + "/rbdgen").c_str(), [c](benchmark::State& state) {
-            for (auto _ : state) {
-                c->generated->factor(c->D.data(), c->LU.data());
-                c->generated->solve(c->D.data(), c->LU.data(), c->b.data(), c->d.data());
-                benchmark::DoNotOptimize(c->d.data());
-                benchmark::ClobberMemory();
-            }
-        })->ComputeStatistics("min", minimum);
-        benchmark::RegisterBenchmark((c->label + "/rbdgen-native").c_str(), [c](benchmark::State& state) {
-            for (auto _ : state) {
-                c->native->factor(c->D.data(), c->LU_native.data());
-                c->native->solve(c->D.data(), c->LU_native.data(), c->b.data(), c->d_native.data());
-                benchmark::DoNotOptimize(c->d_native.data());
-                benchmark::ClobberMemory();
-            }
-        })->ComputeStatistics("min", minimum);
+        // the portable and the native build of the same kernels, on the same D and b
+        const auto generated = [c](const std::string& peer, const LuProblem* p, std::vector<double>* LU, std::vector<double>* d) {
+            benchmark::RegisterBenchmark((c->label + "/" + peer).c_str(), [c, p, LU, d](benchmark::State& state) {
+                for (auto _ : state) {
+                    p->factor(c->D.data(), LU->data());
+                    p->solve(c->D.data(), LU->data(), c->b.data(), d->data());
+                    benchmark::DoNotOptimize(d->data());
+                    benchmark::ClobberMemory();
+                }
+            })->ComputeStatistics("min", minimum);
+        };
+        generated("rbdgen", c->generated, &c->LU, &c->d);
+        generated("rbdgen-native", c->native, &c->LU_native, &c->d_native);
         benchmark::RegisterBenchmark((c->label + "/klu").c_str(), [c, i, &symbolic, &numeric, &commons](benchmark::State& state) {
             std::vector<double> x(c->n);
             for (auto _ : state) {
