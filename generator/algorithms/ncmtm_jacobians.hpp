@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "algorithms/ncmtm_kinematics.hpp"
+#include "model/topology.hpp"
 
 namespace rbdgen {
 
@@ -141,21 +142,18 @@ template <class S> BlockJacobian<S> ncmtm_link_force_jacobian(const Model& model
 // for k in the subtree of a child c, the sum is the recursion the paper points to (as the CRBA's
 // composite inertias): ℬ_i = 𝒦_i + Σ_{c ∈ C(i)} ^iC̄_c ℬ_c, one CMTM product a joint.
 // Whether column col (a joint's velocity) can move a body of the subtree of c: its joint is c, an
-// ancestor of c or in c's subtree. Other columns of ℬ_c are zero.
-inline bool supports(const Model& model, int col, int c) {
+// ancestor of c or in c's subtree (λ the parent array). Other columns of ℬ_c are zero.
+inline bool supports(const Model& model, const std::vector<int>& lambda, int col, int c) {
     int j = 0;
     while (j + 1 < model.N() && model.bodies[j + 1].v_index <= col) ++j;  // the body of column col
-    for (int a = c; a >= 0; a = model.bodies[a].lambda)
-        if (a == j) return true;
-    for (int a = j; a >= 0; a = model.bodies[a].lambda)
-        if (a == c) return true;
-    return false;
+    return in_subtree(lambda, c, j) || in_subtree(lambda, j, c);
 }
 
 template <class S> std::vector<ComprehensiveJacobian<S>> ncmtm_joint_momentum_jacobians(const Model& model, const Motion<S>& motion) {
     const std::vector<ComprehensiveJacobian<S>> J = ncmtm_body_jacobians<S>(model, motion);
     std::vector<ComprehensiveJacobian<S>> B;
     for (int k = 0; k < model.N(); ++k) B.push_back(ncmtm_momentum_jacobian<S>(model, J[k], k));
+    const std::vector<int> lambda = parent_array(model);
     for (int c = model.N() - 1; c >= 0; --c) {  // children follow their parents: ℬ_c is complete here
         const int i = model.bodies[c].lambda;
         if (i < 0) continue;
@@ -164,7 +162,7 @@ template <class S> std::vector<ComprehensiveJacobian<S>> ncmtm_joint_momentum_ja
             return joint_cmtm<S>(model.bodies[c], motion);
         }();
         for (int col = 0; col < model.nv; ++col) {  // ^iC̄_c carries a column as forces to the parent (eq. 30)
-            if (!supports(model, col, c)) continue;
+            if (!supports(model, lambda, col, c)) continue;
             const Step<S> step;
             const Stack<S, 6> carried = to_parent<S>(C_c, column_stack(B[c], col));
             for (size_t p = 0; p < carried.size(); ++p) B[i].J[p].col(col) += carried[p];
