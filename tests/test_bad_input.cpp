@@ -176,6 +176,9 @@ TEST_F(BadInput, NcmtmMotionWithWrongDerivatives) {
     // order 2 needs q and three derivatives
     expect_error("eval " + f + " --ncmtm-order 2 --state " + write("m.json", R"({"motion": {"joint002": [0.1, 0.2, 0.3]}})"),
                  {"m.json", "motion.joint002", "has 3 entries", "need 4"});
+    // an empty entry (found by fuzz_motion: it crashed reading the joint's position)
+    expect_error("eval " + f + " --ncmtm-order 2 --state " + write("e.json", R"({"motion": {"joint001": [0, 0, 0, 0], "joint002": []}})"),
+                 {"e.json", "motion.joint002", "non-empty"});
     expect_error("eval " + f + " --ncmtm-order 2 --state " + write("u.json", R"({"motion": {"elbow": [0, 0, 0, 0]}})"),
                  {"u.json", "'motion'", "'elbow'"});
     expect_error("eval " + f + " --ncmtm-order 2 --state " + write("n.json", R"({"motion": {"joint002": [0, "x", 0, 0]}})"),

@@ -110,7 +110,8 @@ State parse_state(const Layout& model, const nlohmann::json& json, const std::st
                 throw Error(file + ": 'motion' names joint '" + joint + "', which " + model.source +
                             " does not have as a moving joint; use one of the joints `rbdgen info` lists (a floating base: "
                             "\"base\": {\"motion\": [...]})");
-            if (!values.is_array()) throw Error(file + ": 'motion." + joint + "' must be an array [q, q', q'', ...]");
+            if (!values.is_array() || values.empty())
+                throw Error(file + ": 'motion." + joint + "' must be a non-empty array [q, q', q'', ...] (N + 2 values for --ncmtm-order N)");
             State::MotionEntry e{joint, *it->second, {}};
             for (size_t k = 0; k < values.size(); ++k)
                 e.values.push_back({number(values[k], file, "motion." + joint + "[" + std::to_string(k) + "]")});
