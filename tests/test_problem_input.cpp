@@ -47,6 +47,13 @@ TEST_F(ProblemInput, UnknownSensorType) {
     expect_refused(f, {f + ":2", "sensor 'baro'", "unknown type 'barometer'", "force_torque"});
 }
 
+// Names reach report.json and the sources: bytes that are no UTF-8 (here Latin-1's ¹) are refused
+// where they are read (fuzz_problem found them crashing the report's JSON writer).
+TEST_F(ProblemInput, NameNotUtf8) {
+    const std::string f = write("p.yaml", "joint_forces: known\nsensors:\n  f\xb9t: {type: force_torque, link: link006}\n");
+    expect_refused(f, {f + ":3", "a sensor name", "not valid UTF-8"});
+}
+
 TEST_F(ProblemInput, UnknownKey) {
     const std::string f = write("p.yaml", "joint_forces: unknown\nsensor:\n  a: {type: force_torque, link: link006}\n");
     expect_refused(f, {f + ":2", "unknown key 'sensor'"});

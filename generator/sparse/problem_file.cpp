@@ -22,6 +22,7 @@
 #include <set>
 
 #include "model/error.hpp"
+#include "model/xml_text.hpp"
 #include "sparse/problem.hpp"
 
 namespace rbdgen {
@@ -39,6 +40,8 @@ struct Reader {
     }
     std::string scalar(const YAML::Node& n, const std::string& what) const {
         if (!n.IsScalar()) fail(n, what + " must be a single word");
+        // Names reach the report and the generated sources; YAML is UTF-8 text (YAML 1.2 §5.2).
+        if (!valid_utf8(n.Scalar())) fail(n, what + " has bytes that are not valid UTF-8; save the file as UTF-8");
         return n.Scalar();
     }
     bool known(const YAML::Node& n, const std::string& what) const {
