@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 {
   echo "# Machine code per emission"
   echo
-  echo "Written by \`bench/emission.sh\` on $(date -u +%Y-%m-%d) with $(c++ --version | head -1): each kernel compiled alone at \`-Os -ffreestanding\` (x86-64, \`rbdgen generate --measure c++\`), machine code (bytes of executable sections: the kernel, its step functions and the runtime's sin/cos it inlines) and the stack (the worst frame, plus a compact kernel's largest step function's). *straight*: \`--emission straight\`; *default*: \`--emission auto\`, compact for kernels of more than 2000 operations in steps of 12 or more on average (the steps, distinct functions and slots of the compact ones in brackets). Goal (issue 15): no kernel above 32 KB; a 49-DoF humanoid's kernels together under 256 KB."
+  echo "Written by \`bench/emission.sh\` on $(date -u +%Y-%m-%d) with $(c++ --version | head -1): each kernel compiled alone at \`-Os -ffreestanding\` (x86-64, \`rbdgen generate --measure c++\`), machine code (bytes of executable sections: the kernel, its step functions and the runtime's sin/cos it inlines) and the stack (the worst frame, plus a compact kernel's largest step function's). *straight*: \`--emission straight\`; *default*: \`--emission auto\`, compact for kernels of more than 2000 operations in steps of 12 or more on average (the steps, distinct functions and slots of the compact ones in brackets), LTDL and its solve as loops in compact `ltdl`, `ltdl_solve` and `fd_crba_ltdl`. Goal (issue 15): no kernel above 32 KB; a 49-DoF humanoid's kernels together under 256 KB."
   for entry in "${robots[@]}"; do
     IFS='|' read -r label urdf flags <<<"$entry"
     for emission in straight auto; do
@@ -33,8 +33,10 @@ for k, e in a["kernels"].items():
     ts += hs["text_bytes"]; ta += ha["text_bytes"]
     ops = sum(e["ops"][x] for x in ("add", "mul", "div", "sqrt", "sin", "cos"))
     em = e["emission"]
-    if em == "compact":
+    if "compact" in e:
         c = e["compact"]; em += f" ({c['steps']} steps, {c['functions']} functions, {c['slots']} slots)"
+    if e.get("ltdl_loops"):
+        em += ", LTDL as loops"
     print(f"| {k} | {ops} | {hs['text_bytes']/1024:.1f} KB | {hs['stack_bytes']} B | {em} | {ha['text_bytes']/1024:.1f} KB | {ha['stack_bytes']} B |")
 print(f"| all {len(a['kernels'])} | | {ts/1024:.0f} KB | | | {ta/1024:.0f} KB | |")
 PY

@@ -96,6 +96,13 @@ constexpr Scalar aba_c[] = {
     0.7339913688487204, 0.29500865972717327, 0.062262565010657439, 0.41683948663933112, 0.90898011110158994, (-0.56491168220824461), 0.26913255189171692, (-0.94366721679276033), 0.33089603193541861, 0.058921681017509039, 0.063650569899231291, (-0.92717931335760129),
     (-0.3746178331069237), 0.24238675408421057, 0.25327820878689017, 0.67088906517113922, (-0.74155772683844035), 10.896650816887751, 0.28911981905725131, (-0.048646130102182522), 0.031252540375853927,
 };
+constexpr unsigned short aba_trig[] = {
+    0, 1, 0, 1, 3, 2, 2, 5, 4, 3, 7, 6,
+    4, 9, 8, 5, 11, 10, 6, 13, 12,
+};
+constexpr Scalar aba_trig_c[] = {
+    (-1.6527371227852619), (-0.84776657200942651), (-2.3487699223729779), 1.7821799842519492, 2.9468169731081986, (-1.4755537168340935), (-1.040459198538433),
+};
 
 RBDGEN_NOINLINE void aba_step0(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* , const Scalar* , Scalar* ) noexcept {
     const Scalar i0 = qd[x_[0]];
@@ -1515,35 +1522,11 @@ RBDGEN_NOINLINE void aba_step10(Scalar* RBDGEN_RESTRICT v_, const unsigned short
 
 void aba(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT tau, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept {
     Scalar v_[126];
-    const Scalar t26 = q[0] + (-1.6527371227852619);
-    const Scalar t37 = q[1] + (-0.84776657200942651);
-    const Scalar t149 = q[2] + (-2.3487699223729779);
-    const Scalar t279 = q[3] + 1.7821799842519492;
-    const Scalar t409 = q[4] + 2.9468169731081986;
-    const Scalar t539 = q[5] + (-1.4755537168340935);
-    const Scalar t669 = q[6] + (-1.040459198538433);
-    Scalar t28, t27, t39, t38;
-    rbdgen_sincos2(t26, t37, &t28, &t27, &t39, &t38);
-    v_[0] = t27;
-    v_[1] = t28;
-    v_[2] = t38;
-    v_[3] = t39;
-    Scalar t151, t150, t281, t280;
-    rbdgen_sincos2(t149, t279, &t151, &t150, &t281, &t280);
-    v_[4] = t150;
-    v_[5] = t151;
-    v_[6] = t280;
-    v_[7] = t281;
-    Scalar t411, t410, t541, t540;
-    rbdgen_sincos2(t409, t539, &t411, &t410, &t541, &t540);
-    v_[8] = t410;
-    v_[9] = t411;
-    v_[10] = t540;
-    v_[11] = t541;
-    Scalar t671, t670;
-    rbdgen_sincos(t669, &t671, &t670);
-    v_[12] = t670;
-    v_[13] = t671;
+    for (int j = 0; j + 1 < 7; j += 2) {
+        const unsigned short* T = aba_trig + 3 * j;
+        rbdgen_sincos2(q[T[0]] + aba_trig_c[j], q[T[3]] + aba_trig_c[j + 1], &v_[T[1]], &v_[T[2]], &v_[T[4]], &v_[T[5]]);
+    }
+    rbdgen_sincos(q[6] + aba_trig_c[6], &v_[13], &v_[12]);
     aba_step0(v_, aba_x + 0, aba_c + 0, q, qd, tau, gravity, qdd);
     aba_step1(v_, aba_x + 20, aba_c + 14, q, qd, tau, gravity, qdd);
     aba_step1(v_, aba_x + 45, aba_c + 28, q, qd, tau, gravity, qdd);

@@ -98,6 +98,14 @@ constexpr Scalar rnea_c[] = {
     0.75817687804228484, 0.65204894110952616, 0.020066481710099671, (-0.31596802478534408), (-0.99890837165857993), 0.046712578931207817, 0.061588395321058906, 0.011896376813388164, 0.98603193041342907, (-0.16655639346829829), (-0.15738078831508243), (-0.32902338975414758),
     (-0.94432177195842004), 0.04704924437437568,
 };
+constexpr unsigned short rnea_trig[] = {
+    7, 19, 18, 8, 21, 20, 9, 23, 22, 10, 25, 24,
+    11, 27, 26, 12, 29, 28, 13, 31, 30, 14, 33, 32,
+    15, 35, 34, 16, 37, 36, 17, 39, 38, 18, 41, 40,
+};
+constexpr Scalar rnea_trig_c[] = {
+    1.7002699794435596, 0.79160066341269397, (-2.7982571829136793), 2.3227118974128893, 1.7547853915115303, 2.8209613645526823, (-2.6637625287731441), (-0.33401250396864007), (-1.9286019550045823), (-2.5074889400309543), 1.8375971283448076, 2.3889406859025404,
+};
 
 RBDGEN_NOINLINE void rnea_step0(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* ) noexcept {
     const Scalar i0 = qd[x_[0]];
@@ -1065,55 +1073,11 @@ RBDGEN_NOINLINE void rnea_step7(Scalar* RBDGEN_RESTRICT v_, const unsigned short
 
 void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept {
     Scalar v_[123];
-    const Scalar t189 = q[7] + 1.7002699794435596;
-    const Scalar t369 = q[8] + 0.79160066341269397;
-    const Scalar t527 = q[9] + (-2.7982571829136793);
-    const Scalar t659 = q[10] + 2.3227118974128893;
-    const Scalar t839 = q[11] + 1.7547853915115303;
-    const Scalar t997 = q[12] + 2.8209613645526823;
-    const Scalar t1129 = q[13] + (-2.6637625287731441);
-    const Scalar t1309 = q[14] + (-0.33401250396864007);
-    const Scalar t1467 = q[15] + (-1.9286019550045823);
-    const Scalar t1599 = q[16] + (-2.5074889400309543);
-    const Scalar t1779 = q[17] + 1.8375971283448076;
-    const Scalar t1937 = q[18] + 2.3889406859025404;
     rnea_step0(v_, rnea_x + 0, rnea_c + 0, q, qd, qdd, gravity, tau);
-    Scalar t191, t190, t371, t370;
-    rbdgen_sincos2(t189, t369, &t191, &t190, &t371, &t370);
-    v_[18] = t190;
-    v_[19] = t191;
-    v_[20] = t370;
-    v_[21] = t371;
-    Scalar t529, t528, t661, t660;
-    rbdgen_sincos2(t527, t659, &t529, &t528, &t661, &t660);
-    v_[22] = t528;
-    v_[23] = t529;
-    v_[24] = t660;
-    v_[25] = t661;
-    Scalar t841, t840, t999, t998;
-    rbdgen_sincos2(t839, t997, &t841, &t840, &t999, &t998);
-    v_[26] = t840;
-    v_[27] = t841;
-    v_[28] = t998;
-    v_[29] = t999;
-    Scalar t1131, t1130, t1311, t1310;
-    rbdgen_sincos2(t1129, t1309, &t1131, &t1130, &t1311, &t1310);
-    v_[30] = t1130;
-    v_[31] = t1131;
-    v_[32] = t1310;
-    v_[33] = t1311;
-    Scalar t1469, t1468, t1601, t1600;
-    rbdgen_sincos2(t1467, t1599, &t1469, &t1468, &t1601, &t1600);
-    v_[34] = t1468;
-    v_[35] = t1469;
-    v_[36] = t1600;
-    v_[37] = t1601;
-    Scalar t1781, t1780, t1939, t1938;
-    rbdgen_sincos2(t1779, t1937, &t1781, &t1780, &t1939, &t1938);
-    v_[38] = t1780;
-    v_[39] = t1781;
-    v_[40] = t1938;
-    v_[41] = t1939;
+    for (int j = 0; j + 1 < 12; j += 2) {
+        const unsigned short* T = rnea_trig + 3 * j;
+        rbdgen_sincos2(q[T[0]] + rnea_trig_c[j], q[T[3]] + rnea_trig_c[j + 1], &v_[T[1]], &v_[T[2]], &v_[T[4]], &v_[T[5]]);
+    }
     rnea_step1(v_, rnea_x + 37, rnea_c + 10, q, qd, qdd, gravity, tau);
     rnea_step2(v_, rnea_x + 83, rnea_c + 27, q, qd, qdd, gravity, tau);
     rnea_step3(v_, rnea_x + 123, rnea_c + 42, q, qd, qdd, gravity, tau);

@@ -9,15 +9,26 @@
 
 namespace rbdgen {
 
+// The joint-space system H q̈ = τ − C that the factorization solves: H and the bias forces C.
+template <class S> struct JointSpaceSystem {
+    MatX<S> H;
+    VecX<S> C;
+};
+template <class S>
+JointSpaceSystem<S> joint_space_system(const Model& model, const VecX<S>& q, const VecX<S>& qd, const Vec3<S>& gravity,
+                                       const std::vector<Vec6<S>>* f_ext = nullptr, RneaBodies<S>* bodies = nullptr,
+                                       const BodyInertias<S>* inertias = nullptr) {
+    return {crba<S>(model, q, inertias), rnea<S>(model, q, qd, VecX<S>::Zero(model.nv), gravity, f_ext, bodies, inertias)};
+}
+
 template <class S>
 VecX<S> fd_crba_ltdl(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& tau,
                      const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext = nullptr, RneaBodies<S>* bodies = nullptr,
                      const BodyInertias<S>* inertias = nullptr) {
-    const VecX<S> C = rnea<S>(model, q, qd, VecX<S>::Zero(model.nv), gravity, f_ext, bodies, inertias);
-    MatX<S> H = crba<S>(model, q, inertias);
+    JointSpaceSystem<S> s = joint_space_system<S>(model, q, qd, gravity, f_ext, bodies, inertias);
     const std::vector<int> lambda = expanded_parent(model);
-    ltdl<S>(H, lambda);
-    return ltdl_solve<S>(H, lambda, VecX<S>(tau - C));
+    ltdl<S>(s.H, lambda);
+    return ltdl_solve<S>(s.H, lambda, VecX<S>(tau - s.C));
 }
 
 }  // namespace rbdgen

@@ -89,6 +89,22 @@ template <class S> VecX<S> ltdl_solve(const MatX<S>& LD, const std::vector<int>&
     return x;
 }
 
+// The nonzeros of H's lower triangle (and of the factors), row by row: row k its diagonal and then
+// its ancestors, nearest first, entries off[k] to off[k + 1] − 1, col[e] the column of entry e. The
+// rest of row k from its m-th entry on is the row of that entry's column: the order in which the
+// compact emission's loops keep them (emit/ltdl_loops.hpp).
+struct LtdlRows {
+    std::vector<int> off, col;
+};
+inline LtdlRows ltdl_rows(const std::vector<int>& lambda) {
+    LtdlRows r{{0}, {}};
+    for (int k = 0; k < static_cast<int>(lambda.size()); ++k) {
+        for (int j = k; j >= 0; j = lambda[j]) r.col.push_back(j);
+        r.off.push_back(static_cast<int>(r.col.size()));
+    }
+    return r;
+}
+
 // λ of a dense matrix, λ(i) = i − 1: the factorizations then treat it as dense (§2).
 inline std::vector<int> dense_parent(int n) {
     std::vector<int> lambda(n);

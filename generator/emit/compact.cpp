@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cctype>
 #include <map>
 #include <set>
@@ -142,6 +143,74 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
         for (const KernelArray& a : *arrays) largest = std::max(largest, a.size());
     const char* index = largest <= 65535 ? "unsigned short" : "unsigned";
 
+    // The joint angles' sines and cosines (q[i] + c, two angles a call) as one loop over a table of
+    // q's elements, offsets and the slots the results go to, where every angle is of that form and
+    // read only by its call, and every result only by steps (a few bytes a call instead of its
+    // straight-line statements and copies into slots); else as the kernel's own statements.
+    struct Angle {
+        int q = -1, sin = -1, cos = -1;  // q's element, the results' slots (−1: a scratch slot)
+        double offset = 0;
+    };
+    std::vector<Angle> angles;
+    std::set<int> trig_statements, calls;  // the calls and the angles' sums, emitted as the loop at the first call
+    {
+        std::vector<int> reads(n_nodes, 0);  // by the kernel's own statements, and by all
+        std::vector<int> kernel_reads(n_nodes, 0);
+        for (size_t j = 0; j < st.size(); ++j)
+            for (int x : {st[j].a, st[j].b})
+                if (x >= 0) ++reads[x], kernel_reads[x] += step_of[j] < 0;
+        const int q_array = [&] {
+            for (size_t a = 0; a < k.inputs.size(); ++a)
+                if (k.inputs[a].name == "q") return static_cast<int>(a);
+            return -1;
+        }();
+        bool loop = !options.precomputed_trig && q_array >= 0;
+        const auto result = [&](int id) {  // a slot, or −1 (scratch) for an unneeded result
+            if (id < 0) return -1;
+            if (!slotted[id] || kernel_reads[id] > 0) loop = false;
+            return id;
+        };
+        for (size_t j = 0; j < st.size() && loop; ++j) {
+            const Statement& t = st[j];
+            if (t.kind != Statement::Kind::SinCos && t.kind != Statement::Kind::SinCos2) continue;
+            trig_statements.insert(static_cast<int>(j)), calls.insert(static_cast<int>(j));
+            for (const auto& [angle, sin, cos] : {std::array<int, 3>{t.a, t.sin_a, t.cos_a}, std::array<int, 3>{t.b, t.sin_b, t.cos_b}}) {
+                if (angle < 0) continue;
+                Angle a{-1, result(sin), result(cos), 0};
+                const auto q_element = [&](int id) {
+                    const Value& v = sch.values[id];
+                    return v.kind == Value::Kind::Input && v.array == q_array ? v.index : -1;
+                };
+                if (q_element(angle) >= 0) {
+                    a.q = q_element(angle);
+                } else if (temporary(angle) && defined_by[angle] >= 0 && reads[angle] == 1) {
+                    const Statement& sum = st[defined_by[angle]];
+                    if (sum.kind == Statement::Kind::Assign && sum.op == sym::Op::Add) {
+                        for (const auto& [x, c] : {std::pair{sum.a, sum.b}, std::pair{sum.b, sum.a}})
+                            if (x >= 0 && c >= 0 && q_element(x) >= 0 && sch.values[c].kind == Value::Kind::Constant)
+                                a.q = q_element(x), a.offset = sch.values[c].constant;
+                        trig_statements.insert(defined_by[angle]);
+                    }
+                }
+                if (a.q < 0) loop = false;
+                angles.push_back(a);
+            }
+        }
+        // The loop writes every result at the first call's place: no step may run, nor any slot be
+        // freed (and taken again by a later result), between the first call and the last.
+        if (loop && !calls.empty()) {
+            const int first = unit_of_statement[*calls.begin()], last = unit_of_statement[*calls.rbegin()];
+            for (int u = first; u < last && loop; ++u) loop = units[u].step < 0 && freed_after[u].empty();
+        }
+        if (!loop) angles.clear(), trig_statements.clear(), calls.clear();
+    }
+    int scratch = -1;  // where an unneeded sine or cosine goes
+    for (Angle& a : angles)
+        for (int* r : {&a.sin, &a.cos}) {
+            if (*r < 0 && scratch < 0) scratch = n_slots++;
+            *r = *r < 0 ? scratch : slot[*r];
+        }
+
     StatementPrinter printer(k, sch, options);
     printer.elsewhere = [&](int id) {
         return !in_step(id) ? std::string() : home_output[id] >= 0 ? fmt::format("{}[{}]", array_of(id), index_of(id)) : fmt::format("v_[{}]", slot[id]);
@@ -172,6 +241,29 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
     };
     for (size_t u = 0; u < units.size(); ++u) {
         const Unit& unit = units[u];
+        if (unit.step < 0 && trig_statements.count(unit.statement)) {
+            if (unit.statement != *calls.begin()) continue;
+            std::vector<int> entries;
+            std::vector<double> offsets;
+            for (const Angle& a : angles) entries.insert(entries.end(), {a.q, a.sin, a.cos}), offsets.push_back(a.offset);
+            tables += fmt::format("constexpr {} {}trig[] = {{{}}};\n", index, prefix, table(entries, [](int e) { return std::to_string(e); }));
+            tables += fmt::format("constexpr Scalar {}trig_c[] = {{{}}};\n", prefix,
+                                  table(offsets, [&](double c) { return scalar_literal(c, options.scalar); }));
+            const size_t n = angles.size();
+            if (options.batch)  // a Batch call already takes W angles
+                out.body += fmt::format("    for (int j = 0; j < {}; ++j) {{\n        const {}* T = {}trig + 3 * j;\n"
+                                        "        rbdgen_sincos(q[T[0]] + {}trig_c[j], &v_[T[1]], &v_[T[2]]);\n    }}\n",
+                                        n, index, prefix, prefix);
+            else
+                out.body += fmt::format("    for (int j = 0; j + 1 < {}; j += 2) {{\n        const {}* T = {}trig + 3 * j;\n"
+                                        "        rbdgen_sincos2(q[T[0]] + {}trig_c[j], q[T[3]] + {}trig_c[j + 1], &v_[T[1]], &v_[T[2]], "
+                                        "&v_[T[4]], &v_[T[5]]);\n    }}\n",
+                                        n, index, prefix, prefix, prefix);
+            if (!options.batch && n % 2)
+                out.body += fmt::format("    rbdgen_sincos(q[{}] + {}trig_c[{}], &v_[{}], &v_[{}]);\n", angles.back().q, prefix, n - 1,
+                                        angles.back().sin, angles.back().cos);
+            continue;
+        }
         if (unit.step < 0) {
             const Statement& s = st[unit.statement];
             if (s.kind == Statement::Kind::Store && temporary(s.a) && in_step(s.a)) {

@@ -17,6 +17,7 @@
 #include "emit/emit_cpp.hpp"
 #include "emit/float_budget.hpp"
 #include "emit/kernel.hpp"
+#include "emit/ltdl_loops.hpp"
 #include "emit/names.hpp"
 #include "emit/spy.hpp"
 #include "emit/templates.hpp"
@@ -68,6 +69,17 @@ struct Emitted {
     FloatError float_error;                    // its arithmetic in float against double (emit/float_budget.hpp)
     std::optional<sym::OpCounts> ops_folded;   // with f_ext or pi as inputs: the same kernel's ops with them folded
     std::optional<CompactKernel> compact;      // emitted compact: the single-state entry point's form
+    // Emitted compact with LTDL's loops (emit/ltdl_loops.hpp): the operations they execute, and
+    // fd_crba_ltdl's head before them (emitted straight or compact like any kernel).
+    std::optional<sym::OpCounts> loop_ops;
+    std::shared_ptr<Emitted> head;
+    // What the emitted code computes: the trace's operations, or the head's and the loops'.
+    sym::OpCounts ops() const {
+        if (!loop_ops) return kernel.ops();
+        sym::OpCounts n = head ? head->ops() : sym::OpCounts{};
+        n.add += loop_ops->add, n.mul += loop_ops->mul, n.div += loop_ops->div;
+        return n;
+    }
 };
 
 // A kernel's function: its definitions at namespace scope (the compact form's step functions and
@@ -75,12 +87,18 @@ struct Emitted {
 struct Function {
     std::string definitions, body;
 };
-Function function_of(const Emitted& e, const EmitOptions& options, const std::string& prefix) {
+Function function_of(const Context& c, const Emitted& e, const EmitOptions& options, const std::string& prefix) {
     if (e.refused) return {"", nan_body(e.kernel, options.batch)};
+    if (e.loop_ops) {
+        const Function head = e.head ? function_of(c, *e.head, options, prefix + "head_") : Function{};
+        const LoopFunction f = ltdl_loop_function(c.model, e.kernel, e.head ? &e.head->kernel : nullptr, head.definitions, head.body,
+                                                  options, prefix, c.o.keep_divisions);
+        return {f.definitions, f.body};
+    }
     if (!e.compact) return {"", kernel_body(e.kernel, options)};
     if (!options.precomputed_trig && !options.batch) return {e.compact->definitions, e.compact->body};
-    const CompactKernel c = *compact_kernel(e.kernel, options, prefix);
-    return {c.definitions, c.body};
+    const CompactKernel ck = *compact_kernel(e.kernel, options, prefix);
+    return {ck.definitions, ck.body};
 }
 
 std::string kernel_source(const Context& c, const Emitted& e) {
@@ -89,23 +107,27 @@ std::string kernel_source(const Context& c, const Emitted& e) {
     args.push_back(fmt::arg("banner", c.banner));
     args.push_back(fmt::arg("kernel", k.name));
     args.push_back(fmt::arg("doc", k.doc));
-    args.push_back(fmt::arg("ops", e.refused ? "none (refused: H is singular)" : ops_text(k.ops())));
+    args.push_back(fmt::arg("ops", e.refused ? "none (refused: H is singular)" : ops_text(e.ops())));
     args.push_back(fmt::arg("header", c.header));
     args.push_back(fmt::arg("ns", c.ns));
     args.push_back(fmt::arg("parameters", kernel_parameters(k)));
-    const Function plain = function_of(e, {c.o.scalar}, k.name + "_");
+    const Function plain = function_of(c, e, {c.o.scalar}, k.name + "_");
     args.push_back(fmt::arg("definitions", plain.definitions));
     args.push_back(fmt::arg("body", plain.body));
-    args.push_back(fmt::arg("emission", e.compact ? fmt::format("compact ({} steps, {} functions)", e.compact->calls, e.compact->functions)
-                                                  : "straight-line"));
+    const auto emission = [](const Emitted& x) {
+        return x.compact ? fmt::format("compact ({} steps, {} functions)", x.compact->calls, x.compact->functions) : std::string("straight-line");
+    };
+    args.push_back(fmt::arg("emission", !e.loop_ops ? emission(e)
+                                        : e.head    ? emission(*e.head) + ", then LTDL and its solve as loops"
+                                                    : std::string("compact (LTDL's loops)")));
     std::string text = fill("kernel.cpp.in", args);
     if (e.with_sc) {
-        const Function sc = function_of(e, {c.o.scalar, true}, k.name + "_sc_");
+        const Function sc = function_of(c, e, {c.o.scalar, true}, k.name + "_sc_");
         text += fmt::format("\nnamespace {} {{\n\n{}void {}_sc({}) noexcept {{\n{}}}\n\n}}  // namespace {}\n", c.ns, sc.definitions, k.name,
                             kernel_parameters(k, true), sc.body, c.ns);
     }
     if (c.o.batch) {
-        const Function batch = function_of(e, {c.o.scalar, false, true}, k.name + "_batch_");
+        const Function batch = function_of(c, e, {c.o.scalar, false, true}, k.name + "_batch_");
         text += fmt::format("\nnamespace {} {{\nnamespace batch {{\n\n{}void {}({}) noexcept {{\n{}}}\n\n}}  // namespace batch\n}}  // namespace {}\n",
                             c.ns, batch.definitions, k.name, kernel_parameters(k, false, true), batch.body, c.ns);
     }
@@ -124,7 +146,7 @@ std::string declaration(const Emitted& e) {
     std::string constants;  // each array's size, for the caller's buffers
     for (const auto* arrays : {&k.inputs, &k.outputs})
         for (const KernelArray& a : *arrays) constants += fmt::format("constexpr int {}_{}_size = {};\n", k.name, a.name, a.size());
-    std::string d = fmt::format("// {}\n{}// {}\nvoid {}({}) noexcept;\n{}\n", k.doc, sizes, ops_text(k.ops()), k.name,
+    std::string d = fmt::format("// {}\n{}// {}\nvoid {}({}) noexcept;\n{}\n", k.doc, sizes, ops_text(e.ops()), k.name,
                                 kernel_parameters(k), constants);
     if (e.with_sc)
         d += fmt::format("// {} with sin_q[NQ], cos_q[NQ] = sin, cos of q given (see sincos below).\nvoid {}_sc({}) noexcept;\n\n",
@@ -480,12 +502,16 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
     nlohmann::ordered_json report_kernels = nlohmann::ordered_json::object(), problems = nlohmann::ordered_json::object();
     for (const Emitted& e : kernels) {
         nlohmann::ordered_json entry;
-        entry["ops"] = ops_json(e.kernel.ops());
+        entry["ops"] = ops_json(e.ops());
+        if (e.loop_ops) entry["ops_unrolled"] = ops_json(e.kernel.ops());
         if (e.ops_folded) entry["ops_folded"] = ops_json(*e.ops_folded);
         if (e.kernel.ops_with_divisions) entry["ops_with_divisions"] = ops_json(*e.kernel.ops_with_divisions);
         entry["statements"] = e.kernel.graph->live(e.kernel.all_output_nodes()).size();
-        entry["emission"] = e.compact ? "compact" : "straight";
-        if (e.compact) entry["compact"] = {{"steps", e.compact->calls}, {"functions", e.compact->functions}, {"slots", e.compact->slots}};
+        entry["emission"] = e.compact || e.loop_ops ? "compact" : "straight";
+        const Emitted& steps = e.head ? *e.head : e;
+        if (steps.compact)
+            entry["compact"] = {{"steps", steps.compact->calls}, {"functions", steps.compact->functions}, {"slots", steps.compact->slots}};
+        if (e.loop_ops) entry["ltdl_loops"] = true;
         int size = 0;
         for (const KernelArray& a : e.kernel.outputs) size += a.size();
         entry["output_size"] = size;
@@ -707,13 +733,29 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
         }
         e.refused = !c.fd_refusal.empty() && spec.forward_dynamics;
         e.with_sc = o.trig_entry_points && !e.refused && uses_trig(e.kernel);
-        if (!e.refused && (o.emission == "compact" || (o.emission == "auto" && e.kernel.ops().total() > kCompactAbove))) {
+        // --emission compact, or auto and above the threshold: steps as functions, LTDL as loops
+        const auto compact_wanted = [&o](const Kernel& k) {
+            return o.emission == "compact" || (o.emission == "auto" && k.ops().total() > kCompactAbove);
+        };
+        const auto make_compact = [&](const KernelSpec& s, Emitted& x) {
             // traced again with the signs of constants kept in place, so that steps differing only in them share code
-            Kernel neutral = trace_kernel(model, spec, o.max_operations, o.keep_divisions, true);
-            e.compact = compact_kernel(neutral, {o.scalar}, neutral.name + "_");
-            if (e.compact && o.emission == "auto" && neutral.ops().total() < kCompactMinOpsPerCall * e.compact->calls)
-                e.compact.reset();
-            if (e.compact) e.kernel = std::move(neutral);
+            Kernel neutral = trace_kernel(model, s, o.max_operations, o.keep_divisions, true);
+            x.compact = compact_kernel(neutral, {o.scalar}, neutral.name + "_");
+            if (x.compact && o.emission == "auto" && neutral.ops().total() < kCompactMinOpsPerCall * x.compact->calls)
+                x.compact.reset();
+            if (x.compact) x.kernel = std::move(neutral);
+        };
+        if (!e.refused && compact_wanted(e.kernel)) {
+            if (spec.ltdl_loops != KernelSpec::LtdlLoops::None) {
+                e.loop_ops = ltdl_loop_ops(model, spec.ltdl_loops, o.keep_divisions);
+                if (spec.head) {
+                    e.head = std::make_shared<Emitted>();
+                    e.head->kernel = trace_kernel(model, *spec.head, o.max_operations, o.keep_divisions);
+                    if (compact_wanted(e.head->kernel)) make_compact(*spec.head, *e.head);
+                }
+            } else {
+                make_compact(spec, e);
+            }
         }
         // what run-time wrenches and parameters cost: the kernel's operations with everything folded
         if (!e.problem)

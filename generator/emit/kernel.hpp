@@ -65,6 +65,13 @@ struct KernelSpec {
     // Emitted only when --kernels names it (the regressor and the N-CMTM Jacobians: large, and not every
     // user wants them).
     bool on_request = false;
+    // The compact emission writes Featherstone's LTDL and its solve as loops over the tree's tables
+    // (emit/ltdl_loops.hpp): Factor reads H and writes LD, Solve reads LD and b and writes x, and
+    // FactorAndSolve runs `head` (the kernel's inputs to H's nonzeros in ltdl_rows order and the bias
+    // forces C, traced and emitted like any kernel), τ − C, and both, leaving q̈ in its output.
+    enum class LtdlLoops { None, Factor, Solve, FactorAndSolve };
+    LtdlLoops ltdl_loops = LtdlLoops::None;
+    std::shared_ptr<const KernelSpec> head;
     // The algorithm on the two scalars: the reference (double) and the tracer (symbolic).
     std::function<Arrays<double>(const Model&, const Arrays<double>&)> reference;
     std::function<Arrays<sym::Expr>(const Model&, const Arrays<sym::Expr>&)> trace;

@@ -34,6 +34,7 @@ template <class A> using ScalarOf = typename A::value_type::Scalar;
 int nq(const Model& m) { return m.nq; }
 int nv(const Model& m) { return m.nv; }
 int three(const Model&) { return 3; }
+int ltdl_nonzeros(const Model& m) { return static_cast<int>(ltdl_rows(expanded_parent(m)).col.size()); }
 
 ArraySpec q_in() {
     return {"q", "joint positions (a floating base: position, then quaternion x, y, z, w)", nq, {}, ArrayLayout::Vector,
@@ -255,6 +256,7 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
             ltdl(H, expanded_parent(m));
             return std::vector{row_major(decltype(H)(H.template triangularView<Eigen::Lower>()))};
         }, true));
+    k.back().ltdl_loops = KernelSpec::LtdlLoops::Factor;
     ArraySpec LD_in = nv_matrix("LD", "output of ltdl", ArrayLayout::LowerRowMajor);
     LD_in.produced_by = "ltdl";
     k.push_back(spec("ltdl_solve", "One back-substitution with the LTDL factors: x = H^-1 b = L^-1 D^-1 L^-T b.",
@@ -262,6 +264,7 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
         [](const Model& m, const auto& x) {
             return std::vector{ltdl_solve(from_row_major(x[0], m.nv, false), expanded_parent(m), x[1])};
         }, true));
+    k.back().ltdl_loops = KernelSpec::LtdlLoops::Solve;
     k.push_back(spec("fd_crba_ltdl", "Forward dynamics by CRBA + sparse LTDL + solve: qdd = H^-1 (tau - C).",
         with_wrenches({q_in(), qd_in(), tau_in(), gravity_in()}), {joint_vector_out("qdd", "joint accelerations")},
         [run_time](const Model& m, const auto& x) {
@@ -270,6 +273,24 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
             const auto I = run_time.body_inertias(m, x);
             return labelled<RneaBodies<S>>(m, [&](auto* b) { return fd_crba_ltdl<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), b, pointer(I)); });
         }, true));
+    k.back().ltdl_loops = KernelSpec::LtdlLoops::FactorAndSolve;
+    k.back().head = std::make_shared<const KernelSpec>(spec("fd_crba_ltdl_head",
+        "H's nonzeros (ltdl_rows order) and the bias forces C of fd_crba_ltdl, for its loops.", k.back().inputs,
+        {{"H", "H's lower triangle, row by row, a row its diagonal and then its ancestors", ltdl_nonzeros},
+         {"qdd", "C, the bias forces", nv}},
+        [run_time](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            const auto f_ext = run_time.body_wrenches(m, x);
+            const auto I = run_time.body_inertias(m, x);
+            RneaBodies<S> bodies;
+            const JointSpaceSystem<S> s = joint_space_system<S>(m, x[0], x[1], vec3(x[3]), pointer(f_ext), &bodies, pointer(I));
+            label(m, bodies);
+            const LtdlRows rows = ltdl_rows(expanded_parent(m));
+            VecX<S> H(rows.col.size());
+            for (int k = 0; k < m.nv; ++k)
+                for (int e = rows.off[k]; e < rows.off[k + 1]; ++e) H[e] = s.H(k, rows.col[e]);
+            return std::vector{H, s.C};
+        }));
     k.push_back(spec("aba", "Forward dynamics by the articulated-body algorithm: qdd = FD(q, qd, tau).",
         with_wrenches({q_in(), qd_in(), tau_in(), gravity_in()}), {joint_vector_out("qdd", "joint accelerations")},
         [run_time](const Model& m, const auto& x) {

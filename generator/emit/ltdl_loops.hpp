@@ -1,0 +1,28 @@
+// The compact emission of the kernels that factorize or solve with H = Lᵀ D L (KernelSpec::ltdl_loops):
+// Featherstone's Appendix A as loops, rbdgen_ltdl and rbdgen_ltdl_solve of the runtime header, over
+// constant tables of the tree (algorithms/ltdl.hpp's ltdl_rows). Unrolled, LTDL is a statement an
+// operation and its rows seldom share a step (a row's work grows with its depth): 18 KB of machine
+// code for the floating humanoid's LTDL, against the few hundred bytes of the loops.
+#pragma once
+
+#include <string>
+
+#include "emit/emit_cpp.hpp"
+#include "emit/kernel.hpp"
+
+namespace rbdgen {
+
+// The operations the loops execute (no zero is folded: H's nonzeros are all run-time values): for
+// fd_crba_ltdl, τ − C and the loops, to add to its head's.
+sym::OpCounts ltdl_loop_ops(const Model& model, KernelSpec::LtdlLoops loops, bool keep_divisions);
+
+// Kernel k's definitions (the tables and, for fd_crba_ltdl, its head: `head_definitions` and a
+// function of `head_body`) and its body, named with `prefix`.
+struct LoopFunction {
+    std::string definitions, body;
+};
+LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const Kernel* head, const std::string& head_definitions,
+                                const std::string& head_body, const EmitOptions& options, const std::string& prefix,
+                                bool keep_divisions);
+
+}  // namespace rbdgen
