@@ -164,34 +164,38 @@ template <class T> static inline void rbdgen_sincos2(T x0, T x1, T* s0, T* c0, T
 // Featherstone's sparse LTDL factorization and its solve (Appendix A) as loops, for the compact
 // emission: the code of one row instead of a statement an operation (generator/emit/ltdl_loops.hpp).
 // Row k of the lower triangle holds column k (the diagonal) and then k's ancestors, nearest first:
-// entries off[k] to off[k + 1] − 1 of the tables, col[e] the column of entry e and at[e] where A
-// stores it. The rest of row k from its m-th entry on is the row of that entry's column i: entry
-// off[k] + t of k and entry off[i] + t − m of i have the same column. Reciprocal: a row's pivot
-// divides two or more entries as one reciprocal and multiplications (not with --keep-divisions).
-template <class T, class I, bool Reciprocal>
+// entries off[k] to off[k + 1] − 1 of the tables, col[e] the column of entry e, stored in A at at[e]
+// (a dense matrix's row-major place), or at e itself where Packed (A holds just the rows). The
+// rest of row k from its m-th entry on is the row of that entry's column i: entry off[k] + t of k
+// and entry off[i] + t − m of i have the same column. Reciprocal: a row's pivot divides two or more
+// entries as one reciprocal and multiplications (not with --keep-divisions).
+template <class T, class I, bool Reciprocal, bool Packed>
 static inline void rbdgen_ltdl(T* RBDGEN_RESTRICT A, const I* off, const I* col, const I* at, int n) noexcept {
     for (int k = n - 1; k >= 0; --k) {
         const int row = off[k], d = off[k + 1] - row;
-        const T D_kk = A[at[row]];
+        const T D_kk = A[Packed ? row : at[row]];
         T r{};
         if (Reciprocal && d > 2) r = (T{} + 1) / D_kk;
         for (int m = 1; m < d; ++m) {
-            const int i_row = off[col[row + m]] - m;
-            const T a = Reciprocal && d > 2 ? A[at[row + m]] * r : A[at[row + m]] / D_kk;
-            for (int t = m; t < d; ++t) A[at[i_row + t]] = A[at[i_row + t]] - A[at[row + t]] * a;
-            A[at[row + m]] = a;
+            const int i_row = off[col[row + m]] - m, e = Packed ? row + m : at[row + m];
+            const T a = Reciprocal && d > 2 ? A[e] * r : A[e] / D_kk;
+            if (Packed)
+                for (int t = m; t < d; ++t) A[i_row + t] = A[i_row + t] - A[row + t] * a;
+            else
+                for (int t = m; t < d; ++t) A[at[i_row + t]] = A[at[i_row + t]] - A[at[row + t]] * a;
+            A[e] = a;
         }
     }
 }
 // x = H⁻¹ x = L⁻¹ D⁻¹ L⁻ᵀ x with the factors rbdgen_ltdl left in A.
-template <class T, class I>
+template <class T, class I, bool Packed>
 static inline void rbdgen_ltdl_solve(const T* RBDGEN_RESTRICT A, const I* off, const I* col, const I* at, int n,
                                      T* RBDGEN_RESTRICT x) noexcept {
     for (int i = n - 1; i >= 0; --i)  // x = L⁻ᵀ x
-        for (int e = off[i] + 1; e < off[i + 1]; ++e) x[col[e]] = x[col[e]] - A[at[e]] * x[i];
-    for (int i = 0; i < n; ++i) x[i] = x[i] / A[at[off[i]]];  // x = D⁻¹ x
-    for (int i = 0; i < n; ++i)                               // x = L⁻¹ x
-        for (int e = off[i] + 1; e < off[i + 1]; ++e) x[i] = x[i] - A[at[e]] * x[col[e]];
+        for (int e = off[i] + 1; e < off[i + 1]; ++e) x[col[e]] = x[col[e]] - A[Packed ? e : at[e]] * x[i];
+    for (int i = 0; i < n; ++i) x[i] = x[i] / A[Packed ? off[i] : at[off[i]]];  // x = D⁻¹ x
+    for (int i = 0; i < n; ++i)                                              // x = L⁻¹ x
+        for (int e = off[i] + 1; e < off[i + 1]; ++e) x[i] = x[i] - A[Packed ? e : at[e]] * x[col[e]];
 }
 
 #endif  // RBDGEN_RUNTIME_HPP
