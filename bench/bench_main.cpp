@@ -120,6 +120,7 @@ int main(int argc, char** argv) {
     for (const Robot& r : robots) {
         peers[r.label].push_back(r.generated);
         peers[r.label].push_back(r.straight);
+        peers[r.label].push_back(r.uniform);
         peers[r.label].push_back(r.native);
         peers[r.label].push_back(reference_peer(r.urdf, r.floating_base));
         if (r.serial) peers[r.label].push_back(kdl_peer(r.urdf));
@@ -183,16 +184,17 @@ int main(int argc, char** argv) {
         for (const Condition& c : kConditions) {
             const std::string cold = c.suffix;
             md += "\n" + std::string(c.title) + ", ns per call:\n\n";
-            md += "| kernel | emission | rbdgen | rbdgen straight-line | rbdgen -march=native | reference | KDL | DART | best library / rbdgen | "
-                  "best library / rbdgen-native |\n|---|---|---|---|---|---|---|---|---|---|\n";
+            md += "| kernel | emission | rbdgen | rbdgen straight-line | rbdgen uniform | rbdgen -march=native | reference | KDL | DART | "
+                  "best library / rbdgen | best library / rbdgen-native |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
             for (const char* k : kKernels) {
                 const double g = get(r, k, "rbdgen" + cold), straight = get(r, k, "rbdgen-straight" + cold),
+                             uniform = get(r, k, "rbdgen-uniform" + cold),
                              native = get(r, k, "rbdgen-native" + cold), ref = get(r, k, "reference" + cold),
                              kdl = r.serial ? get(r, k, "kdl" + cold) : -1.0, dart = get(r, k, "dart" + cold);
                 if (g < 0) continue;
                 const double best = kdl < 0 ? dart : dart < 0 ? kdl : std::min(kdl, dart);
                 const std::string emission = rep.contains("kernels") && rep["kernels"].contains(k) ? rep["kernels"][k]["emission"].get<std::string>() : "?";
-                md += "| " + std::string(k) + " | " + emission + " | " + cell(g) + " | " + cell(straight) + " | " + cell(native) + " | " + cell(ref) + " | " + cell(kdl) + " | " + cell(dart) +
+                md += "| " + std::string(k) + " | " + emission + " | " + cell(g) + " | " + cell(straight) + " | " + cell(uniform) + " | " + cell(native) + " | " + cell(ref) + " | " + cell(kdl) + " | " + cell(dart) +
                       " | " + ratio(best, g) + " | " + ratio(best, native) + " |\n";
             }
         }

@@ -13,7 +13,7 @@ namespace rbdgen::bench {
 using Call = std::function<void(const double* q, const double* qd, const double* x, const double* g, double* out)>;
 
 struct Peer {
-    std::string name;  // "rbdgen", "rbdgen-straight", "rbdgen-native", "reference", "kdl", "dart"
+    std::string name;  // "rbdgen", "rbdgen-straight", "rbdgen-uniform", "rbdgen-native", "reference", "kdl", "dart"
     Call rnea, crba, fd_crba_ltdl, aba;  // empty where the peer has no such kernel
 };
 
@@ -32,6 +32,7 @@ struct Robot {
     Peer generated;
     Peer straight;  // every kernel straight-line (--emission straight), where `generated` has the default emission
     Peer native;    // the default emission built with -march=native
+    Peer uniform;   // every kernel --emission uniform
     std::string report_json;  // the generator's report, for op counts
     // For the cold-cache timing: the generated kernels as plain function pointers.
     void (*rnea_fn)(const double*, const double*, const double*, const double*, double*) = nullptr;

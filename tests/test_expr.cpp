@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sym/expr.hpp"
+#include "sym/step.hpp"
 
 namespace rbdgen::sym {
 namespace {
@@ -119,6 +120,40 @@ TEST_F(ExprTest, LimitRefusesLargeTraces) {
     Expr a = Expr::input(0, 0);
     EXPECT_THROW(
         for (int i = 1; i < 20; ++i) a = a * Expr::input(0, i), std::length_error);
+}
+
+// The uniform emission's trace (Graph::opaque_model): the model's constants, converted inside
+// ModelConstants, neither fold nor merge, 0 and 1 included; the algorithm's own constants still do.
+TEST_F(ExprTest, ModelConstantsStayOpaqueOnlyWhereAsked) {
+    g.opaque_model = true;
+    Expr zero, one, a, b;
+    {
+        const ModelConstants<Expr> model;
+        zero = Expr(0.0), one = Expr(1.0), a = Expr(2.5), b = Expr(2.5);
+    }
+    EXPECT_NE(a.id(), b.id());  // equal values, two nodes: steps do not depend on which values coincide
+    EXPECT_FALSE(is_const(zero, 0.0));
+    EXPECT_EQ(node(zero).op, Op::Const);
+    EXPECT_EQ(node(zero).value, 0.0);
+    EXPECT_EQ(node(x * zero).op, Op::Mul);
+    EXPECT_EQ(node(x * one).op, Op::Mul);
+    EXPECT_EQ(node(x + zero).op, Op::Add);
+    // arithmetic on constants folds, and stays opaque if an operand was
+    const Expr ab = a * b;
+    EXPECT_EQ(node(ab).op, Op::Const);
+    EXPECT_EQ(node(ab).value, 6.25);
+    EXPECT_EQ(node(x * ab).op, Op::Mul);
+    EXPECT_TRUE(is_const(zero * Expr(0.0), 0.0));  // the algorithm's 0 still annihilates
+    // outside the scope, and without opaque_model, constants fold as before
+    EXPECT_EQ((x * Expr(1.0)).id(), x.id());
+    g.opaque_model = false;
+    {
+        const ModelConstants<Expr> model;
+        EXPECT_EQ((x * Expr(1.0)).id(), x.id());
+    }
+    const std::vector<double> values = g.evaluate<double>({{3.0, 0.0}, {0.0}});
+    EXPECT_EQ(values[(x * ab).id()], 18.75);
+    EXPECT_EQ(values[(x * zero).id()], 0.0);
 }
 
 }  // namespace

@@ -12,7 +12,19 @@ namespace rbdgen {
 // Inertias given at run time (--parameters: a payload), one a body, for the model's constants.
 template <class S> using BodyInertias = std::vector<RigidBodyInertia<S>>;
 template <class S> RigidBodyInertia<S> body_inertia(const Model& model, int i, const BodyInertias<S>* inertias) {
-    return inertias ? (*inertias)[i] : model.bodies[i].I.template cast<S>();
+    if (inertias) return (*inertias)[i];
+    const ModelConstants<S> constants;
+    return model.bodies[i].I.template cast<S>();
+}
+
+// A constant of the model's geometry, and X_tree, as ModelConstants (sym/step.hpp).
+template <class S> S model_constant(double v) {
+    const ModelConstants<S> constants;
+    return S(v);
+}
+template <class S> Transform<S> tree_transform(const Body& body) {
+    const ModelConstants<S> constants;
+    return body.X_tree.cast<S>();
 }
 
 // ʲX_λ(q) = X_J(q) X_tree: the transform from the parent's frame to body i's frame.
@@ -66,12 +78,12 @@ template <class S> ScrewChain<S> X_up(const Body& body, const S* q) {
         using std::sin;
         const S angle = joint.offset == 0 ? qi[0] : S(qi[0] + S(joint.offset));
         z.c = cos(angle), z.s = sin(angle);
-        if (found) z.d = S(t.d);
+        if (found) z.d = model_constant<S>(t.d);
     } else if (joint.type == JointType::Prismatic && joint.axis == Vec3<double>::UnitZ()) {
         z.d = found && t.d != 0 ? S(qi[0] + S(t.d)) : qi[0];
     } else {
         z.k = -1;  // a general joint: one general transform, X_J X_tree composed
-        z.X = joint_transform<S>(joint, qi) * body.X_tree.cast<S>();
+        z.X = joint_transform<S>(joint, qi) * tree_transform<S>(body);
         if (joint.type == JointType::Floating && body.X_tree.E == Mat3<double>::Identity() && body.X_tree.r.isZero()) {
             z.has_quaternion = true;
             z.u = Vec3<S>(qi[3], qi[4], qi[5]), z.w = qi[6];
@@ -82,18 +94,18 @@ template <class S> ScrewChain<S> X_up(const Body& body, const S* q) {
     X.push(z);
     if (!found) {
         Screw<S> tree;
-        tree.X = body.X_tree.cast<S>();
+        tree.X = tree_transform<S>(body);
         X.push(tree);
         return X;
     }
     if (t.s_alpha != 0 || t.c_alpha != 1 || t.a != 0) {
         Screw<S> x;
-        x.k = 0, x.c = S(t.c_alpha), x.s = S(t.s_alpha), x.d = S(t.a);
+        x.k = 0, x.c = model_constant<S>(t.c_alpha), x.s = model_constant<S>(t.s_alpha), x.d = model_constant<S>(t.a);
         X.push(x);
     }
     if (t.s0 != 0 || t.c0 != 1 || t.d0 != 0) {
         Screw<S> z0;
-        z0.k = 2, z0.c = S(t.c0), z0.s = S(t.s0), z0.d = S(t.d0);
+        z0.k = 2, z0.c = model_constant<S>(t.c0), z0.s = model_constant<S>(t.s0), z0.d = model_constant<S>(t.d0);
         X.push(z0);
     }
     return X;

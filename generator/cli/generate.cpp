@@ -130,10 +130,11 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
                 "divisor (x86-64's pipelined divider: LTDL 5% faster with AVX2, bench/RESULTS.md)");
     c->add_option("--emission", a->emission,
                   "straight: every kernel straight-line code; compact: each kind of step (one body of one pass) one "
-                  "function, called a body with its constants from tables, code that fits an instruction cache; auto "
-                  "(default): compact for kernels of more than " + std::to_string(kCompactAbove) + " operations whose steps average " +
+                  "function, called a body with its constants from tables, code that fits an instruction cache; uniform: "
+                  "compact with the model's placements and inertias as table values, never folded, so that the bodies of one "
+                  "joint type share one function (the least code, more operations); auto (default): compact for kernels of more than " + std::to_string(kCompactAbove) + " operations whose steps average " +
                   std::to_string(kCompactMinOpsPerCall) + " or more (README \"Emission\")")
-        ->type_name("straight|compact|auto");
+        ->type_name("straight|compact|uniform|auto");
     c->add_option("--batch", a->batch,
                   "also emit batch::<kernel> for every kernel: W states a call (2, 4 or 8), structure of arrays, on the "
                   "compiler's vector extensions (GCC, Clang), for throughput (README \"Batched kernels\")")->type_name("W");

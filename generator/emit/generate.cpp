@@ -114,12 +114,13 @@ std::string kernel_source(const Context& c, const Emitted& e) {
     const Function plain = function_of(c, e, {c.o.scalar}, k.name + "_");
     args.push_back(fmt::arg("definitions", plain.definitions));
     args.push_back(fmt::arg("body", plain.body));
-    const auto emission = [](const Emitted& x) {
-        return x.compact ? fmt::format("compact ({} steps, {} functions)", x.compact->calls, x.compact->functions) : std::string("straight-line");
+    const std::string compact = c.o.emission == "uniform" ? "uniform" : "compact";
+    const auto emission = [&compact](const Emitted& x) {
+        return x.compact ? fmt::format("{} ({} steps, {} functions)", compact, x.compact->calls, x.compact->functions) : std::string("straight-line");
     };
     args.push_back(fmt::arg("emission", !e.loop_ops ? emission(e)
                                         : e.head    ? emission(*e.head) + ", then LTDL and its solve as loops"
-                                                    : std::string("compact (LTDL's loops)")));
+                                                    : compact + " (LTDL's loops)"));
     std::string text = fill("kernel.cpp.in", args);
     if (e.with_sc) {
         const Function sc = function_of(c, e, {c.o.scalar, true}, k.name + "_sc_");
@@ -507,7 +508,7 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
         if (e.ops_folded) entry["ops_folded"] = ops_json(*e.ops_folded);
         if (e.kernel.ops_with_divisions) entry["ops_with_divisions"] = ops_json(*e.kernel.ops_with_divisions);
         entry["statements"] = e.kernel.graph->live(e.kernel.all_output_nodes()).size();
-        entry["emission"] = e.compact || e.loop_ops ? "compact" : "straight";
+        entry["emission"] = !(e.compact || e.loop_ops) ? "straight" : c.o.emission == "uniform" ? "uniform" : "compact";
         const Emitted& steps = e.head ? *e.head : e;
         if (steps.compact)
             entry["compact"] = {{"steps", steps.compact->calls}, {"functions", steps.compact->functions}, {"slots", steps.compact->slots}};
@@ -653,8 +654,8 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
     if (o.scalar != "double" && o.scalar != "float")
         throw Error("--scalar '" + comment_text(o.scalar) + "' is not supported; use double or float");
     refuse_overflow(model, o.scalar);
-    if (o.emission != "straight" && o.emission != "compact" && o.emission != "auto")
-        throw Error("--emission '" + comment_text(o.emission) + "' is not one of straight, compact and auto");
+    if (o.emission != "straight" && o.emission != "compact" && o.emission != "uniform" && o.emission != "auto")
+        throw Error("--emission '" + comment_text(o.emission) + "' is not one of straight, compact, uniform and auto");
     if (o.batch != 0 && o.batch != 2 && o.batch != 4 && o.batch != 8)
         throw Error(fmt::format("--batch {}: the batched kernels take 2, 4 or 8 states a call; use one of those", o.batch));
     std::vector<std::string> names = o.kernels.empty() ? kernel_names() : o.kernels;
@@ -733,13 +734,15 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
         }
         e.refused = !c.fd_refusal.empty() && spec.forward_dynamics;
         e.with_sc = o.trig_entry_points && !e.refused && uses_trig(e.kernel);
-        // --emission compact, or auto and above the threshold: steps as functions, LTDL as loops
+        // --emission compact or uniform, or auto and above the threshold: steps as functions, LTDL as loops
         const auto compact_wanted = [&o](const Kernel& k) {
-            return o.emission == "compact" || (o.emission == "auto" && k.ops().total() > kCompactAbove);
+            return o.emission == "compact" || o.emission == "uniform" || (o.emission == "auto" && k.ops().total() > kCompactAbove);
         };
         const auto make_compact = [&](const KernelSpec& s, Emitted& x) {
-            // traced again with the signs of constants kept in place, so that steps differing only in them share code
-            Kernel neutral = trace_kernel(model, s, o.max_operations, o.keep_divisions, true);
+            // traced again with the signs of constants kept in place, so that steps differing only in them
+            // share code; uniform: with the model's placements and inertias not folded either
+            Kernel neutral = trace_kernel(model, s, o.max_operations, o.keep_divisions,
+                                          o.emission == "uniform" ? Folding::Opaque : Folding::SignNeutral);
             x.compact = compact_kernel(neutral, {o.scalar}, neutral.name + "_");
             if (x.compact && o.emission == "auto" && neutral.ops().total() < kCompactMinOpsPerCall * x.compact->calls)
                 x.compact.reset();

@@ -136,8 +136,11 @@ struct Kernel {
 
 // Trace one kernel of the model (which must already be in the generator's internal frames).
 // Divisions that share a divisor become one reciprocal and multiplications unless keep_divisions.
-// sign_neutral: the trace for the compact emission (sym::Graph::sign_neutral).
+// What the trace folds: everything (straight-line), all but the signs of constants (compact:
+// sym::Graph::sign_neutral), or also none of the model's placements and inertias (uniform:
+// sym::Graph::opaque_model).
+enum class Folding { Full, SignNeutral, Opaque };
 Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes = sym::Graph::default_max_nodes,
-                    bool keep_divisions = false, bool sign_neutral = false);
+                    bool keep_divisions = false, Folding folding = Folding::Full);
 
 }  // namespace rbdgen

@@ -682,13 +682,14 @@ void trace_into(Kernel& k, const Model& model, const KernelSpec& spec) {
 }
 }  // namespace
 
-Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes, bool keep_divisions, bool sign_neutral) {
+Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes, bool keep_divisions, Folding folding) {
     Kernel k;
     k.spec = &spec;
     k.name = spec.name;
     k.doc = spec.doc;
     k.graph->max_nodes = max_nodes;
-    k.graph->sign_neutral = sign_neutral;
+    k.graph->sign_neutral = folding != Folding::Full;
+    k.graph->opaque_model = folding == Folding::Opaque;
     trace_into(k, model, spec);
     if (keep_divisions) return k;
     // one reciprocal a shared divisor

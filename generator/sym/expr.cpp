@@ -44,10 +44,12 @@ size_t Graph::KeyHash::operator()(const std::tuple<int, int, int, std::uint64_t>
 }
 
 int Graph::intern(const Node& n) {
-    const std::uint64_t payload = n.op == Op::Const ? bits(n.value)
+    const std::uint64_t payload = n.opaque ? std::uint64_t(size())  // every opaque constant a node of its own
+                                  : n.op == Op::Const ? bits(n.value)
                                   : n.op == Op::Input ? (std::uint64_t(std::uint32_t(n.array)) << 32) | std::uint32_t(n.index)
                                                       : 0;
-    const auto key = std::make_tuple(static_cast<int>(n.op), n.a, n.b, payload);
+    const int kind = n.opaque ? -1 : static_cast<int>(n.op);  // an opaque constant apart from the foldable one
+    const auto key = std::make_tuple(kind, n.a, n.b, payload);
     const auto [it, inserted] = index_.try_emplace(key, size());
     if (inserted) {
         if (size() >= max_nodes) {
@@ -60,13 +62,22 @@ int Graph::intern(const Node& n) {
     return it->second;
 }
 
-int Graph::constant(double v) {
+int Graph::constant(double v) { return opaque_model && model_depth_ > 0 ? opaque_constant(v) : folded_constant(v); }
+
+int Graph::folded_constant(double v) {
     if (v == 0.0 && zero_ >= 0) return zero_;  // the commonest constant (every Expr() is one), without hashing
     Node n{Op::Const};
     n.value = v == 0.0 ? 0.0 : v;
     const int id = intern(n);
     if (v == 0.0) zero_ = id;
     return id;
+}
+
+int Graph::opaque_constant(double v) {
+    Node n{Op::Const};
+    n.value = v == 0.0 ? 0.0 : v;
+    n.opaque = true;
+    return intern(n);
 }
 
 int Graph::input(int array, int index) {
@@ -80,39 +91,45 @@ int Graph::input(int array, int index) {
 // so that x − (−y), (−x)·y and the like share nodes with their positive forms.
 int Graph::make(Op op, int a, int b) {
     auto is_c = [&](int id) { return nodes_[id].op == Op::Const; };
+    auto opaque = [&](int id) { return nodes_[id].opaque; };
+    auto negated = [&](int id) { return opaque(id) ? opaque_constant(-nodes_[id].value) : folded_constant(-nodes_[id].value); };
     auto val = [&](int id) { return nodes_[id].value; };
     auto neg_of = [&](int id) { return nodes_[id].op == Op::Neg ? nodes_[id].a : -1; };
     const bool unary = op == Op::Neg || op == Op::Sqrt || op == Op::Sin || op == Op::Cos;
-    if (unary ? is_c(a) : is_c(a) && is_c(b)) return constant(fold(op, val(a), unary ? 0.0 : val(b)));
+    if (unary ? is_c(a) : is_c(a) && is_c(b)) {
+        const double v = fold(op, val(a), unary ? 0.0 : val(b));
+        if (op == Op::Mul && (is_const(a, 0) || is_const(b, 0))) return folded_constant(0.0);
+        return opaque(a) || (!unary && opaque(b)) ? opaque_constant(v) : folded_constant(v);
+    }
     switch (op) {
         case Op::Add:
             if (is_const(a, 0)) return b;
             if (is_const(b, 0)) return a;
             if (neg_of(b) >= 0) return make(Op::Sub, a, neg_of(b));
             if (neg_of(a) >= 0) return make(Op::Sub, b, neg_of(a));
-            if (is_c(b) && val(b) < 0 && !sign_neutral) return make(Op::Sub, a, constant(-val(b)));
-            if (is_c(a) && val(a) < 0 && !sign_neutral) return make(Op::Sub, b, constant(-val(a)));
+            if (is_c(b) && val(b) < 0 && !sign_neutral) return make(Op::Sub, a, negated(b));
+            if (is_c(a) && val(a) < 0 && !sign_neutral) return make(Op::Sub, b, negated(a));
             break;
         case Op::Sub:
             if (is_const(b, 0)) return a;
             if (is_const(a, 0)) return make(Op::Neg, b);
-            if (a == b) return constant(0.0);
+            if (a == b) return folded_constant(0.0);
             if (neg_of(b) >= 0) return make(Op::Add, a, neg_of(b));
             if (neg_of(a) >= 0) return make(Op::Neg, make(Op::Add, neg_of(a), b));  // −x − y = −(x + y)
             break;
         case Op::Mul:
-            if (is_const(a, 0) || is_const(b, 0)) return constant(0.0);
+            if (is_const(a, 0) || is_const(b, 0)) return folded_constant(0.0);
             if (is_const(a, 1)) return b;
             if (is_const(b, 1)) return a;
             if (is_const(a, -1)) return make(Op::Neg, b);
             if (is_const(b, -1)) return make(Op::Neg, a);
             if (neg_of(a) >= 0) return make(Op::Neg, make(Op::Mul, neg_of(a), b));
             if (neg_of(b) >= 0) return make(Op::Neg, make(Op::Mul, a, neg_of(b)));
-            if (is_c(a) && val(a) < 0 && !sign_neutral) return make(Op::Neg, make(Op::Mul, constant(-val(a)), b));
-            if (is_c(b) && val(b) < 0 && !sign_neutral) return make(Op::Neg, make(Op::Mul, a, constant(-val(b))));
+            if (is_c(a) && val(a) < 0 && !sign_neutral) return make(Op::Neg, make(Op::Mul, folded_constant(-val(a)), b));
+            if (is_c(b) && val(b) < 0 && !sign_neutral) return make(Op::Neg, make(Op::Mul, a, negated(b)));
             break;
         case Op::Div:
-            if (is_const(a, 0)) return constant(0.0);
+            if (is_const(a, 0)) return folded_constant(0.0);
             if (is_const(b, 1)) return a;
             if (is_const(b, -1)) return make(Op::Neg, a);
             if (neg_of(a) >= 0) return make(Op::Neg, make(Op::Div, neg_of(a), b));
@@ -140,6 +157,8 @@ void Graph::end_step() {
 
 void begin_step() { current().begin_step(); }
 void end_step() { current().end_step(); }
+void begin_model() { current().begin_model(); }
+void end_model() { current().end_model(); }
 
 std::vector<int> Graph::live(const std::vector<int>& outputs) const {
     std::vector<bool> needed(nodes_.size(), false);
@@ -211,13 +230,14 @@ std::vector<int> share_reciprocals(const Graph& in, const std::vector<int>& outp
     for (int id : live)
         if (in.node(id).op == Op::Div && in.node(in.node(id).b).op != Op::Const) ++divisions[in.node(id).b];
     out.sign_neutral = in.sign_neutral;
+    out.opaque_model = in.opaque_model;
     std::unordered_map<int, int> to;  // old id → new id
     for (int id : live) {
         const Node& n = in.node(id);
         out.set_step(n.step);
         int m;
         switch (n.op) {
-            case Op::Const: m = out.constant(n.value); break;
+            case Op::Const: m = n.opaque ? out.opaque_constant(n.value) : out.constant(n.value); break;
             case Op::Input: m = out.input(n.array, n.index); break;
             case Op::Div:
                 m = divisions.count(n.b) && divisions[n.b] > 1 ? out.make(Op::Mul, to[n.a], out.make(Op::Div, out.constant(1.0), to[n.b]))

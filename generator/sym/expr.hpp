@@ -20,6 +20,7 @@ struct Node {
     Op op;
     int a = -1, b = -1;   // operands (node ids)
     double value = 0;     // Const
+    bool opaque = false;  // Const: a model's constant kept as a value, never folded (Graph::opaque_model)
     int array = -1, index = -1;  // Input: element `index` of the kernel's input array number `array`
     int step = -1;  // the algorithm's step that made it (Step, sym/step.hpp), −1 outside every step
 };
@@ -40,8 +41,16 @@ public:
     // −(|c| x)): then the operations of a step do not depend on the signs of its constants, and steps
     // that differ only in them share a function (the compact emission, emit/compact.hpp).
     bool sign_neutral = false;
+    // Keep the model's constants (ModelConstants, sym/step.hpp: placements, inertias) as values that
+    // never fold, 0 and 1 included: then every body of one joint type traces to the same operations
+    // and their steps share one function (the compact emission), at the price of the operations on
+    // those zeros and ones. Arithmetic on constants still folds; it stays opaque if an operand was.
+    bool opaque_model = false;
 
     int constant(double v);
+    int opaque_constant(double v);
+    void begin_model() { ++model_depth_; }
+    void end_model() { --model_depth_; }
     int input(int array, int index);
     int make(Op op, int a, int b = -1);
 
@@ -60,7 +69,7 @@ public:
     void begin_step();
     void end_step();
     void set_step(int step) { step_ = step; }
-    bool is_const(int id, double v) const { return nodes_[id].op == Op::Const && nodes_[id].value == v; }
+    bool is_const(int id, double v) const { return nodes_[id].op == Op::Const && !nodes_[id].opaque && nodes_[id].value == v; }
 
     // Nodes the given outputs depend on, in creation order (the algorithm's own order).
     std::vector<int> live(const std::vector<int>& outputs) const;
@@ -77,9 +86,11 @@ public:
 
 private:
     int intern(const Node& n);
+    int folded_constant(double v);
     std::vector<Node> nodes_;
     int zero_ = -1;  // the constant 0's node, once made
     int step_ = -1, next_step_ = 0, open_steps_ = 0;
+    int model_depth_ = 0;  // inside ModelConstants
     std::unordered_map<int, std::string> labels_;
     struct KeyHash {
         size_t operator()(const std::tuple<int, int, int, std::uint64_t>& k) const;

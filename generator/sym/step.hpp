@@ -9,6 +9,8 @@ namespace rbdgen::sym {
 class Expr;
 void begin_step();  // on the current trace's graph (Graph::begin_step)
 void end_step();
+void begin_model();  // Graph::begin_model
+void end_model();
 }  // namespace rbdgen::sym
 
 namespace rbdgen {
@@ -22,6 +24,23 @@ template <> struct Step<sym::Expr> {
     ~Step() { sym::end_step(); }
     Step(const Step&) = delete;
     Step& operator=(const Step&) = delete;
+};
+
+}  // namespace rbdgen
+
+namespace rbdgen {
+
+// The model's constants (a placement, an inertia) converted in this scope: when tracing for the
+// compact emission with Graph::opaque_model, they stay values that never fold. Nothing in double.
+template <class S> struct ModelConstants {
+    ModelConstants() {}
+};
+
+template <> struct ModelConstants<sym::Expr> {
+    ModelConstants() { sym::begin_model(); }
+    ~ModelConstants() { sym::end_model(); }
+    ModelConstants(const ModelConstants&) = delete;
+    ModelConstants& operator=(const ModelConstants&) = delete;
 };
 
 }  // namespace rbdgen

@@ -2,15 +2,17 @@
 #                  [SCALAR double|float] [KERNELS k1 k2 ...] [PROBLEMS id|fd|FILE.yaml ...]
 #                  [NCMTM_ORDER N] [EXTERNAL_FORCES link1 link2 ...|all] [FRAMES link1 link2 ...]
 #                  [PARAMETERS link1 link2 ...] [MEASURE] [KEEP_DIVISIONS] [BATCH W]
-#                  [EMISSION straight|compact|auto]
+#                  [EMISSION straight|compact|uniform|auto]
 #                  [COMPILE_OPTIONS ...])
 #
 # BATCH W (2, 4 or 8) also emits batch::<kernel> of every kernel, W states a call in structure of
 # arrays on GCC's and Clang's vector extensions (README "Batched kernels"); build with the target's
 # vector width (e.g. COMPILE_OPTIONS -O2 -mavx2 -mfma) for throughput.
 # EMISSION chooses how kernels are written (README "Emission"): straight-line code, compact (a function
-# a kind of step, called from tables: small code that stays in an instruction cache), or auto (the
-# default: compact for kernels of more than 3000 operations).
+# a kind of step, called from tables: small code that stays in an instruction cache), uniform (compact
+# with the placements and inertias as table values, so that the bodies of one joint type share a
+# function: the least code, more operations) or auto (the default: compact for kernels of more than
+# 2000 operations).
 # KEEP_DIVISIONS emits every division as written (no shared reciprocals; for x86-64 targets).
 # MEASURE compiles each kernel once more at generation, with the project's C++ compiler at -Os, and
 # writes its machine code and worst stack frame into report.json ("host_build") and report.md.

@@ -145,17 +145,20 @@ TEST_F(Generated, FloatBudgetPredictsTheCompiledFloatKernels) {
     }
 }
 
-// The robot's kernels are emitted the way tests/generated/CMakeLists.txt asked (EMISSION compact in
-// double, straight in float), so that the tests of this file check that emission: compact, every
-// kernel whose algorithm marks its steps; straight, every kernel.
+// The robot's kernels are emitted the way tests/generated/CMakeLists.txt asked (EMISSION compact or
+// uniform in double, straight in float), so that the tests of this file check that emission: compact
+// and uniform, every kernel whose algorithm marks its steps; straight, every kernel.
 TEST_F(Generated, KernelsHaveTheEmissionAskedFor) {
     const nlohmann::json report = nlohmann::json::parse(std::ifstream(ROBOT_REPORT));
     const std::string command = report["command"];
-    const bool compact = command.find("--emission compact") != std::string::npos;
-    ASSERT_TRUE(compact || command.find("--emission straight") != std::string::npos) << command;
+    std::string asked = "straight";
+    for (const char* e : {"compact", "uniform"})
+        if (command.find(std::string("--emission ") + e) != std::string::npos) asked = e;
+    ASSERT_TRUE(asked != "straight" || command.find("--emission straight") != std::string::npos) << command;
+    const bool compact = asked != "straight";
     for (const char* k : {"fk", "rnea", "gravity", "nle", "crba", "ltdl", "fd_crba_ltdl", "aba", "jacobians"}) {
         if (report["kernels"][k].contains("refused")) continue;
-        EXPECT_EQ(report["kernels"][k]["emission"], compact ? "compact" : "straight") << k;
+        EXPECT_EQ(report["kernels"][k]["emission"], asked) << k;
         // compact: LTDL as loops (emit/ltdl_loops.hpp), after fd_crba_ltdl's compact head
         const std::string name = k;
         if (compact) EXPECT_EQ(report["kernels"][k].value("ltdl_loops", false), name == "ltdl" || name == "fd_crba_ltdl") << k;
