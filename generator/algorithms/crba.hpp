@@ -27,7 +27,7 @@ template <class S> MatX<S> crba(const Model& model, const VecX<S>& q, const Body
             const int row = b.v_index + k;
             project<S>(b.joint, f, &H(b.v_index, row));              // H_ii = s_iᵀ f (column block)
             for (int j = i; model.bodies[j].lambda >= 0;) {
-                const Step<S> hop;  // one ancestor: bodies of one kind of joint share its operations
+                const UniformStep<S> hop;  // one ancestor (sym/step.hpp)
                 f = X[j].transpose_apply(f);                          // f = λ(j)X_j* f
                 j = model.bodies[j].lambda;
                 const Body& bj = model.bodies[j];

@@ -159,6 +159,7 @@ void begin_step() { current().begin_step(); }
 void end_step() { current().end_step(); }
 void begin_model() { current().begin_model(); }
 void end_model() { current().end_model(); }
+bool opaque_model() { return current().opaque_model; }
 
 std::vector<int> Graph::live(const std::vector<int>& outputs) const {
     std::vector<bool> needed(nodes_.size(), false);

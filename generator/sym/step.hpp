@@ -11,6 +11,7 @@ void begin_step();  // on the current trace's graph (Graph::begin_step)
 void end_step();
 void begin_model();  // Graph::begin_model
 void end_model();
+bool opaque_model();  // the current trace's Graph::opaque_model
 }  // namespace rbdgen::sym
 
 namespace rbdgen {
@@ -32,6 +33,28 @@ namespace rbdgen {
 
 // The model's constants (a placement, an inertia) converted in this scope: when tracing for the
 // compact emission with Graph::opaque_model, they stay values that never fold. Nothing in double.
+// A step inside a step, opened only in the uniform emission's trace (Graph::opaque_model): there
+// CRBA's hops to each ancestor are steps of their own, shared by the bodies of a joint type; in the
+// compact trace they stay in their body's step, whose operations are rarely shared with another's
+// (the walk's length differs), and the calls would only cost time (talos crba 2317 → 2560 ns hot).
+template <class S> struct UniformStep {
+    UniformStep() {}
+};
+
+template <> struct UniformStep<sym::Expr> {
+    UniformStep() : opened_(sym::opaque_model()) {
+        if (opened_) sym::begin_step();
+    }
+    ~UniformStep() {
+        if (opened_) sym::end_step();
+    }
+    UniformStep(const UniformStep&) = delete;
+    UniformStep& operator=(const UniformStep&) = delete;
+
+private:
+    bool opened_;
+};
+
 template <class S> struct ModelConstants {
     ModelConstants() {}
 };
