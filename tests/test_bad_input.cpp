@@ -142,6 +142,14 @@ TEST_F(BadInput, BatchWidthNotTwoFourOrEight) {
     EXPECT_FALSE(fs::exists(out));
 }
 
+// --emission: a form the generator does not have: the message names it and the four it has.
+TEST_F(BadInput, EmissionNotOneOfTheFour) {
+    const fs::path out = dir / "out";
+    expect_error("generate " + test::project_model("arm7.urdf") + " -o " + out.string() + " --emission fast",
+                 {"--emission 'fast'", "straight, compact, uniform and auto"});
+    EXPECT_FALSE(fs::exists(out));
+}
+
 // --external-forces: a link that does not exist (its closest names given), one welded to the fixed
 // base, one named twice: nothing written. A state's wrench on a link that is not there, or not six numbers.
 TEST_F(BadInput, ExternalForcesOnLinksThatCannotTakeThem) {
