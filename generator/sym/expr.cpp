@@ -125,7 +125,7 @@ int Graph::make(Op op, int a, int b) {
             if (is_const(b, -1)) return make(Op::Neg, a);
             if (neg_of(a) >= 0) return make(Op::Neg, make(Op::Mul, neg_of(a), b));
             if (neg_of(b) >= 0) return make(Op::Neg, make(Op::Mul, a, neg_of(b)));
-            if (is_c(a) && val(a) < 0 && !sign_neutral) return make(Op::Neg, make(Op::Mul, folded_constant(-val(a)), b));
+            if (is_c(a) && val(a) < 0 && !sign_neutral) return make(Op::Neg, make(Op::Mul, negated(a), b));
             if (is_c(b) && val(b) < 0 && !sign_neutral) return make(Op::Neg, make(Op::Mul, a, negated(b)));
             break;
         case Op::Div:
