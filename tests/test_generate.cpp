@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "emit/compact.hpp"
 #include "emit/generate.hpp"
 #include "emit/kernel.hpp"
 #include "emit/ltdl_loops.hpp"
@@ -159,6 +160,37 @@ TEST_F(Generate, MeasureGivesEachKernelsMachineCodeAndStack) {
         EXPECT_NE(read_dir(out).at("report.md").find("| aba | "), std::string::npos);
     }
     expect_refused(arm + " --kernels rnea --measure " + (dir / "no_such_compiler").string(), {"--measure", "no_such_compiler", "'rnea'"});
+}
+
+// --emission auto keeps LTDL unrolled while its estimated machine code fits a 32 KB instruction cache
+// (the floating humanoid's: compact, 13 functions), and writes Featherstone's loops beyond it
+// (talos_reduced's, 19 functions of 1868 operations). The compiler checks the estimate: the
+// humanoid's unrolled LTDL measures within 25% of it and under 32 KB.
+TEST_F(Generate, AutoKeepsLtdlUnrolledWhileItFitsACache) {
+    const fs::path out = dir / "humanoid";
+    const test::CommandResult r = test::run("generate " + test::project_model("humanoid30.urdf") +
+                                            " --floating-base --name humanoid --kernels ltdl --measure c++ -o " + out.string());
+    ASSERT_EQ(r.status, 0) << r.out;
+    const nlohmann::json report = nlohmann::json::parse(read_dir(out).at("report.json"));
+    const nlohmann::json& ltdl = report["kernels"]["ltdl"];
+    EXPECT_EQ(ltdl["emission"], "compact");
+    EXPECT_FALSE(ltdl.contains("ltdl_loops"));
+    const long measured = report["host_build"]["kernels"]["ltdl"]["text_bytes"].get<long>();
+    EXPECT_LE(measured, kInstructionCache);
+    // the estimate from the distinct functions' operations, counted here from the emitted source
+    const std::string source = read_dir(out).at("humanoid_ltdl.cpp");
+    std::string::size_type from = source.find("RBDGEN_NOINLINE void"), n = 0;
+    for (auto p = source.find("    const Scalar t", from); p != std::string::npos; p = source.find("    const Scalar t", p + 1)) ++n;
+    const long estimate = estimated_code_bytes(static_cast<long>(n), true);
+    std::cout << "humanoid ltdl: " << n << " operations in its functions, estimated " << estimate << " bytes, measured " << measured << "\n";
+    EXPECT_LT(std::abs(estimate - measured), measured / 4);
+    if (!test::shared_models_present()) GTEST_SKIP() << RBDGEN_SHARED_MODELS << " is absent (a user's own clone): talos_reduced not tested";
+    GenerateOptions options;
+    options.name = "talos";
+    options.kernels = {"ltdl"};
+    const Model talos = load_urdf(test::shared_model("talos_reduced.urdf"), {.floating_base = true});
+    const nlohmann::json t = nlohmann::json::parse(generate_sources(talos, options).at("report.json"))["kernels"]["ltdl"];
+    EXPECT_EQ(t.value("ltdl_loops", false), true);
 }
 
 // A problem's spy plots beside the report: D's nonzeros, and L + U with exactly the fill-in the

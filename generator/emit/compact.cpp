@@ -338,6 +338,7 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
         auto [kind, added] = kinds.try_emplace(key, static_cast<int>(kinds.size()));
         const std::string name = fmt::format("{}step{}", prefix, kind->second);
         if (added) {
+            out.operations += static_cast<long>(unit.statements.size());
             std::string arrays;  // every kernel's input array, named where the step reads it
             for (size_t a = 0; a < sources.size(); ++a)
                 arrays += fmt::format(", {}{}* {}", a < first_output ? "const " : "", sources[a] == "sin_q" || sources[a] == "cos_q" ? "Scalar" : type,

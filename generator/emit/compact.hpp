@@ -18,11 +18,18 @@ namespace rbdgen {
 // about 8 operations a step, where a call with its table pointers costs about as much).
 inline constexpr long kCompactAbove = 2000;
 inline constexpr long kCompactMinOpsPerCall = 12;
+// --emission auto, `ltdl` and `ltdl_solve`: Featherstone's loops (emit/ltdl_loops.hpp) only when the
+// unrolled kernel would not fit a 32 KB instruction cache, its machine code estimated from its
+// operations (x86-64 at -Os, bench/emission.md: compact, 22 bytes an operation of its distinct
+// functions, LTDL of the humanoid, talos_reduced and talos alike; straight-line, 14 to 16 an operation).
+inline constexpr long kInstructionCache = 32 * 1024;
+inline long estimated_code_bytes(long operations, bool compact) { return operations * (compact ? 22 : 15); }
 
 struct CompactKernel {
     std::string definitions;  // namespace scope: the step functions and their tables
     std::string body;         // the kernel's statements
     int functions = 0, calls = 0, slots = 0;
+    long operations = 0;  // in the distinct functions: what the machine code grows with
 };
 
 // The compact form of kernel k, its names starting with `prefix` (unique in the kernel's file); none
