@@ -193,6 +193,26 @@ TEST_F(Generate, AutoKeepsLtdlUnrolledWhileItFitsACache) {
     EXPECT_EQ(t.value("ltdl_loops", false), true);
 }
 
+// Issue 15's size goal on the largest floating robot of ../shared/models: with --emission uniform the
+// kernels that are largest straight-line (ABA and CRBA + LTDL, 157 and 236 KB at -Os) fit a 32 KB
+// instruction cache, measured by compiling them; their step calls are loops over call tables.
+TEST_F(Generate, UniformKernelsOfTalosFitAnInstructionCache) {
+    RBDGEN_SKIP_IF_NO_SHARED_MODELS();
+    const fs::path out = dir / "talos";
+    const test::CommandResult r = test::run("generate " + test::shared_model("talos_full_v2.urdf") +
+                                            " --floating-base --name talos --kernels aba,fd_crba_ltdl --emission uniform --measure c++ -o " +
+                                            out.string());
+    ASSERT_EQ(r.status, 0) << r.out;
+    const auto files = read_dir(out);
+    const nlohmann::json report = nlohmann::json::parse(files.at("report.json"));
+    for (const char* k : {"aba", "fd_crba_ltdl"}) {
+        const long measured = report["host_build"]["kernels"][k]["text_bytes"].get<long>();
+        std::cout << "talos " << k << " uniform: " << measured << " bytes of machine code\n";
+        EXPECT_LE(measured, kInstructionCache) << k;
+        EXPECT_NE(files.at(std::string("talos_") + k + ".cpp").find("_calls[j]"), std::string::npos) << k;
+    }
+}
+
 // A problem's spy plots beside the report: D's nonzeros, and L + U with exactly the fill-in the
 // report counts drawn red; report.md links all three; the problem's kernels include only <cmath>.
 TEST_F(Generate, ProblemSpyPlotsShowThePatternAndTheFill) {

@@ -239,6 +239,29 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
         return fmt::format("    for (int j = 0; j < {}; j += {}) {{\n        const {}* T = {};\n        {};\n    }}\n", entries.size(), stride,
                            index, name, statement);
     };
+    // With call tables, a run of kCallTableRun calls or more is one loop over a table of the functions
+    // and their offsets in x and c (a few bytes of data a call instead of its call site).
+    struct Call {
+        std::string function;
+        size_t x, c;
+    };
+    std::vector<Call> run, dispatch;
+    const auto c_at = [&](size_t c) { return c_table.empty() ? std::string("nullptr") : fmt::format("{}c + {}", prefix, c); };
+    auto flush = [&] {
+        if (options.call_tables && static_cast<int>(run.size()) >= kCallTableRun) {
+            out.body += fmt::format("    for (int j = {}; j < {}; ++j) {{\n        const auto& s = {}calls[j];\n        s.f(v_, {}x + s.x, {}{});\n    }}\n",
+                                    dispatch.size(), dispatch.size() + run.size(), prefix, prefix, c_table.empty() ? std::string("nullptr") : fmt::format("{}c + s.c", prefix), call_arrays);
+            dispatch.insert(dispatch.end(), run.begin(), run.end());
+        } else {
+            for (const Call& c : run)
+                out.body += fmt::format("    {}(v_, {}x + {}, {}{});\n", c.function, prefix, c.x, c_at(c.c), call_arrays);
+        }
+        run.clear();
+    };
+    auto say = [&]() -> std::string& {  // the kernel's own statements, after the calls before them
+        flush();
+        return out.body;
+    };
     for (size_t u = 0; u < units.size(); ++u) {
         const Unit& unit = units[u];
         if (unit.step < 0 && trig_statements.count(unit.statement)) {
@@ -251,16 +274,16 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
                                   table(offsets, [&](double c) { return scalar_literal(c, options.scalar); }));
             const size_t n = angles.size();
             if (options.batch)  // a Batch call already takes W angles
-                out.body += fmt::format("    for (int j = 0; j < {}; ++j) {{\n        const {}* T = {}trig + 3 * j;\n"
+                say() += fmt::format("    for (int j = 0; j < {}; ++j) {{\n        const {}* T = {}trig + 3 * j;\n"
                                         "        rbdgen_sincos(q[T[0]] + {}trig_c[j], &v_[T[1]], &v_[T[2]]);\n    }}\n",
                                         n, index, prefix, prefix);
             else
-                out.body += fmt::format("    for (int j = 0; j + 1 < {}; j += 2) {{\n        const {}* T = {}trig + 3 * j;\n"
+                say() += fmt::format("    for (int j = 0; j + 1 < {}; j += 2) {{\n        const {}* T = {}trig + 3 * j;\n"
                                         "        rbdgen_sincos2(q[T[0]] + {}trig_c[j], q[T[3]] + {}trig_c[j + 1], &v_[T[1]], &v_[T[2]], "
                                         "&v_[T[4]], &v_[T[5]]);\n    }}\n",
                                         n, index, prefix, prefix, prefix);
             if (!options.batch && n % 2)
-                out.body += fmt::format("    rbdgen_sincos(q[{}] + {}trig_c[{}], &v_[{}], &v_[{}]);\n", angles.back().q, prefix, n - 1,
+                say() += fmt::format("    rbdgen_sincos(q[{}] + {}trig_c[{}], &v_[{}], &v_[{}]);\n", angles.back().q, prefix, n - 1,
                                         angles.back().sin, angles.back().cos);
             continue;
         }
@@ -275,8 +298,8 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
                 zeros[s.output].push_back(s.element);
                 continue;
             }
-            out.body += printer.print(s);
-            for (int id : defined_at[u]) out.body += fmt::format("    v_[{}] = {};\n", slot[id], printer.var(id));
+            say() += printer.print(s);
+            for (int id : defined_at[u]) say() += fmt::format("    v_[{}] = {};\n", slot[id], printer.var(id));
             continue;
         }
         // The step's function: its inputs (slots read, in order of first use), constants and results.
@@ -349,13 +372,13 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
             functions += fmt::format("RBDGEN_NOINLINE void {}({}*{}, const {}*{}, const Scalar*{}{}) noexcept {{\n{}}}\n\n",
                                      name, type, named("v_"), index, named("x_"), named("c_"), arrays, resolved);
         }
-        out.body += fmt::format("    {}(v_, {}x + {}, {}{});\n", name, prefix, x_table.size(),
-                                constants.empty() ? "nullptr" : fmt::format("{}c + {}", prefix, c_table.size()), call_arrays);
+        run.push_back({name, x_table.size(), c_table.size()});
         for (int id : inputs) x_table.push_back(array_of(id).empty() ? slot[id] : index_of(id));
         for (int id : results) x_table.push_back(array_of(id).empty() ? slot[id] : index_of(id));
         for (int id : constants) c_table.push_back(sch.values[id].constant);
         ++out.calls;
     }
+    flush();
     for (const auto& [where, pairs] : copies)
         out.body += copy_loop(fmt::format("{}copy_{}_{}", prefix, k.outputs[where.first].name, where.second), pairs,
                               fmt::format("{}[T[j]] = {}[T[j + 1]]", k.outputs[where.first].name, where.second));
@@ -368,7 +391,16 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
     if (!c_table.empty())
         out.definitions += fmt::format("constexpr Scalar {}c[] = {{{}}};\n", prefix,
                                        table(c_table, [&](double c) { return scalar_literal(c, options.scalar); }));
-    out.definitions += tables + "\n" + functions + "}  // namespace\n\n";
+    out.definitions += tables + "\n" + functions;
+    if (!dispatch.empty()) {
+        std::string params = fmt::format("{}*, const {}*, const Scalar*", type, index);
+        for (size_t a = 0; a < sources.size(); ++a)
+            params += fmt::format(", {}{}*", a < first_output ? "const " : "", sources[a] == "sin_q" || sources[a] == "cos_q" ? "Scalar" : type);
+        const char* offset = x_table.size() <= 65535 && c_table.size() <= 65535 ? "unsigned short" : "unsigned";
+        out.definitions += fmt::format("struct {}call {{\n    void (*f)({}) noexcept;\n    {} x, c;\n}};\nconstexpr {}call {}calls[] = {{{}}};\n\n", prefix,
+                                       params, offset, prefix, prefix, table(dispatch, [&](const Call& c) { return fmt::format("{{{}, {}, {}}}", c.function, c.x, c.c); }));
+    }
+    out.definitions += "}  // namespace\n\n";
     return out;
 }
 

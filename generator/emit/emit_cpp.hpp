@@ -16,6 +16,9 @@ struct EmitOptions {
     bool precomputed_trig = false;
     // The batched entry point (--batch W): every array and value a Batch, W states a call, one a lane.
     bool batch = false;
+    // The compact form's runs of calls as loops over a table of step functions and their offsets
+    // (emit/compact.hpp kCallTableRun): the uniform emission, least code before speed.
+    bool call_tables = false;
 };
 
 // The function's parameter list, e.g. "const Scalar* q, const Scalar* qd, Scalar* tau" (with

@@ -111,7 +111,7 @@ std::string kernel_source(const Context& c, const Emitted& e) {
     args.push_back(fmt::arg("header", c.header));
     args.push_back(fmt::arg("ns", c.ns));
     args.push_back(fmt::arg("parameters", kernel_parameters(k)));
-    const Function plain = function_of(c, e, {c.o.scalar}, k.name + "_");
+    const Function plain = function_of(c, e, {c.o.scalar, false, false, c.o.emission == "uniform"}, k.name + "_");
     args.push_back(fmt::arg("definitions", plain.definitions));
     args.push_back(fmt::arg("body", plain.body));
     const std::string compact = c.o.emission == "uniform" ? "uniform" : "compact";
@@ -123,12 +123,12 @@ std::string kernel_source(const Context& c, const Emitted& e) {
                                                     : compact + " (LTDL's loops)"));
     std::string text = fill("kernel.cpp.in", args);
     if (e.with_sc) {
-        const Function sc = function_of(c, e, {c.o.scalar, true}, k.name + "_sc_");
+        const Function sc = function_of(c, e, {c.o.scalar, true, false, c.o.emission == "uniform"}, k.name + "_sc_");
         text += fmt::format("\nnamespace {} {{\n\n{}void {}_sc({}) noexcept {{\n{}}}\n\n}}  // namespace {}\n", c.ns, sc.definitions, k.name,
                             kernel_parameters(k, true), sc.body, c.ns);
     }
     if (c.o.batch) {
-        const Function batch = function_of(c, e, {c.o.scalar, false, true}, k.name + "_batch_");
+        const Function batch = function_of(c, e, {c.o.scalar, false, true, c.o.emission == "uniform"}, k.name + "_batch_");
         text += fmt::format("\nnamespace {} {{\nnamespace batch {{\n\n{}void {}({}) noexcept {{\n{}}}\n\n}}  // namespace batch\n}}  // namespace {}\n",
                             c.ns, batch.definitions, k.name, kernel_parameters(k, false, true), batch.body, c.ns);
     }
@@ -743,7 +743,7 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
             // share code; uniform: with the model's placements and inertias not folded either
             Kernel neutral = trace_kernel(model, s, o.max_operations, o.keep_divisions,
                                           o.emission == "uniform" ? Folding::Opaque : Folding::SignNeutral);
-            x.compact = compact_kernel(neutral, {o.scalar}, neutral.name + "_");
+            x.compact = compact_kernel(neutral, {o.scalar, false, false, o.emission == "uniform"}, neutral.name + "_");
             if (x.compact && o.emission == "auto" && neutral.ops().total() < kCompactMinOpsPerCall * x.compact->calls)
                 x.compact.reset();
             if (x.compact) x.kernel = std::move(neutral);

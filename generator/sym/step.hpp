@@ -34,9 +34,9 @@ namespace rbdgen {
 // The model's constants (a placement, an inertia) converted in this scope: when tracing for the
 // compact emission with Graph::opaque_model, they stay values that never fold. Nothing in double.
 // A step inside a step, opened only in the uniform emission's trace (Graph::opaque_model): there
-// CRBA's hops to each ancestor are steps of their own, shared by the bodies of a joint type; in the
-// compact trace they stay in their body's step, whose operations are rarely shared with another's
-// (the walk's length differs), and the calls would only cost time (talos crba 2317 → 2560 ns hot).
+// CRBA's hops to each ancestor, and each screw factor of a transform (spatial/screw.hpp), are steps of
+// their own, shared by the bodies of a joint type; in the compact trace they stay in their body's
+// step, and the calls would only cost time (talos crba 2317 → 2560 ns hot with the hops alone).
 template <class S> struct UniformStep {
     UniformStep() {}
 };
