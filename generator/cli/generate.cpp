@@ -132,7 +132,7 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
                   "straight: every kernel straight-line code; compact: each kind of step (one body of one pass) one "
                   "function, called a body with its constants from tables, code that fits an instruction cache; uniform: "
                   "compact with the model's placements and inertias as table values, never folded, so that the bodies of one "
-                  "joint type share one function (the least code, more operations); auto (default): compact for kernels of more than " + std::to_string(kCompactAbove) + " operations whose steps average " +
+                  "joint type share one function, each screw factor a step and the calls loops over tables (the least code; more operations, slower hot, faster cold); auto (default): compact for kernels of more than " + std::to_string(kCompactAbove) + " operations whose steps average " +
                   std::to_string(kCompactMinOpsPerCall) + " or more (README \"Emission\")")
         ->type_name("straight|compact|uniform|auto");
     c->add_option("--batch", a->batch,

@@ -38,8 +38,9 @@ std::string quoted(const std::string& s) {
 
 // A kernel's stack from its GCC/Clang stack-usage file (lines "file:line:col:function<TAB>bytes<TAB>qualifiers"):
 // its worst frame, plus, for a compact kernel, the worst of its step functions' (emit/compact.hpp: the
-// kernel calls them one at a time, and each calls nothing). A frame that is not static (a
-// variable-length array, alloca) has no bound: -1.
+// kernel calls them one at a time, and each calls nothing). A frame that is "static", or "dynamic,bounded"
+// (the bytes are then GCC's bound: a uniform kernel's loop over its call table pushes arguments), counts;
+// any other (a variable-length array, alloca) has no bound: -1.
 long kernel_stack(const fs::path& su) {
     std::ifstream in(su);
     long worst = 0, worst_step = 0;
@@ -48,7 +49,8 @@ long kernel_stack(const fs::path& su) {
     while (std::getline(in, line)) {
         const size_t t1 = line.find('\t'), t2 = line.find('\t', t1 + 1);
         if (t1 == std::string::npos || t2 == std::string::npos) continue;
-        if (line.substr(t2 + 1) != "static") return -1;
+        const std::string qualifiers = line.substr(t2 + 1);
+        if (qualifiers != "static" && qualifiers != "dynamic,bounded") return -1;
         const long bytes = std::stol(line.substr(t1 + 1, t2 - t1 - 1));
         long& w = std::regex_search(line.substr(0, t1), step) ? worst_step : worst;
         w = std::max(w, bytes);
