@@ -25,8 +25,8 @@ inline constexpr long kCompactMinOpsPerCall = 12;
 // EmitOptions::call_tables (--emission uniform): a run of at least this many calls with nothing
 // between them is one loop over a table of {function, offset in x, offset in c}: an indirect call
 // from one place instead of a call site each (about 30 bytes with its eight arguments). Talos's ABA:
-// 24.7 KB of machine code instead of 35.2; hot 1.9x the straight-line kernel, cold 0.42x (its call
-// sites 1.0x and 0.62x before the screw factors were steps, in 56 KB).
+// 24.7 KB of machine code instead of 35.2; hot 1.89x the straight-line kernel, cold 0.72x
+// (bench/RESULTS.md; 1.06x and 0.80x in 56 KB before the screw factors were steps).
 inline constexpr int kCallTableRun = 4;
 inline constexpr long kInstructionCache = 32 * 1024;
 inline long estimated_code_bytes(long operations, bool compact) { return operations * (compact ? 22 : 15); }
