@@ -8,12 +8,14 @@
 # - Nothing but FPU arithmetic and libm's trig of its own precision: a float kernel that needs the
 #   software double routines (__aeabi_d*) fails.
 # - A bounded stack: every function's frame from -fstack-usage, static (no VLA, no alloca).
-# Prints a markdown table: per kernel, its machine code (.text bytes) and stack at -Os,
+# Prints a markdown table: per kernel, its machine code (.text sections), its data (.rodata and .data:
+# the tables and constants it reads) and its stack at -Os,
 # rbdgen_add_robot's default. A straight-line kernel calls no function but libm's sin/cos/sqrt, so
 # its frame plus those leaf routines' is its whole stack; a compact one (--emission) calls its step
 # functions one at a time, each a leaf, so its stack is its own frame plus the largest step's.
 # Usage: cortex_m.sh RBDGEN MODELS_DIR [all]: arm7 (M4F, M7) and the floating quadruped (M4F); with
-# `all`, every robot of models/ on both (bench/RESULTS.md's table). Exit 77 (skipped) without arm-none-eabi-g++.
+# `all`, every robot of models/ on both, and the floating humanoid's --emission uniform on the M7
+# (bench/RESULTS.md's table). Exit 77 (skipped) without arm-none-eabi-g++.
 set -euo pipefail
 rbdgen=$1 models=$2 which=${3:-ci}
 if ! command -v arm-none-eabi-g++ >/dev/null; then
@@ -36,8 +38,8 @@ if arm-none-eabi-gcc -O2 -mthumb $m4f --specs=nosys.specs "$work/control.c" $wra
   echo "FAIL: the control that calls malloc links with the heap wrapped away; the check below would prove nothing"
   exit 1
 fi
-echo "| build | kernel | .text (bytes) | stack (bytes) |"
-echo "|---|---|---:|---:|"
+echo "| build | kernel | code (bytes) | data (bytes) | stack (bytes) |"
+echo "|---|---|---:|---:|---:|"
 build() {  # LABEL CPU_FLAGS ALLOWED_CALLS URDF [generate flags...]
   local label=$1 cpu=$2 allowed=$3 urdf=$4
   shift 4
@@ -62,8 +64,10 @@ build() {  # LABEL CPU_FLAGS ALLOWED_CALLS URDF [generate flags...]
       status=1
     fi
     stack=$(awk -F'\t' 'BEGIN{m=0; s=0} $1 ~ /_step[0-9]+\(/ {if ($2>s) s=$2; next} $2>m{m=$2} END{print m+s}' "${obj%.o}.su")
-    text=$(arm-none-eabi-size "$obj" | awk 'NR==2{print $1}')
-    echo "| $label | $kernel | $text | $stack |"
+    # code: the executable sections; data: the read-only tables and constants, in flash beside it
+    text=$(arm-none-eabi-size -A "$obj" | awk '$1 ~ /^\.text/ {s += $2} END {print s + 0}')
+    data=$(arm-none-eabi-size -A "$obj" | awk '$1 ~ /^\.(rodata|data)/ {s += $2} END {print s + 0}')
+    echo "| $label | $kernel | $text | $data | $stack |"
   done
   # Linked by the C driver: the kernels need no C++ library (libstdc++ is not even installed).
   echo 'int main(void) { return 0; }' >"$work/$label/main.c"
@@ -81,6 +85,7 @@ if [ "$which" = all ]; then
     build "${robot}_m4f" "$m4f" "sinf cosf sqrtf" "$models/$robot.urdf" "${base[@]}" --scalar float
     build "${robot}_m7" "$m7" "sin cos sqrt" "$models/$robot.urdf" "${base[@]}"
   done
+  build humanoid30_m7_uniform "$m7" "sin cos sqrt" "$models/humanoid30.urdf" --floating-base --emission uniform
 else
   build arm7_m4f "$m4f" "sinf cosf sqrtf" "$models/arm7.urdf" --scalar float
   build quadruped_m4f "$m4f" "sinf cosf sqrtf" "$models/quadruped.urdf" --floating-base --scalar float

@@ -130,9 +130,10 @@ TEST_F(Generate, FloatBudgetWarnsAboutAKernelThatFailsInFloat) {
     EXPECT_EQ(d.out.find("warning: kernel"), std::string::npos) << d.out;
 }
 
-// --measure: each kernel's machine code and stack, on the host's compiler and on the
-// Cortex-M cross compiler (64- and 32-bit ELF). The oracles are binutils' own `size -A` (the .text
-// sections of an object compiled here with the same flags) and the stack-usage file GCC writes.
+// --measure: each kernel's machine code, data and stack, on the host's compiler and on the
+// Cortex-M cross compiler (64- and 32-bit ELF). The oracles are binutils' own `size -A` (the .text,
+// and the .rodata and .data sections of an object compiled here with the same flags) and the
+// stack-usage file GCC writes.
 TEST_F(Generate, MeasureGivesEachKernelsMachineCodeAndStack) {
     const std::string arm = std::string(RBDGEN_SOURCE_DIR) + "/models/arm7.urdf";
     struct Tool { std::string compiler, size; };
@@ -151,6 +152,8 @@ TEST_F(Generate, MeasureGivesEachKernelsMachineCodeAndStack) {
             ASSERT_EQ(test::shell("cd " + out.string() + " && " + t.compiler + " " + host["flags"].get<std::string>() + " -c " + src + " -o " + obj).status, 0);
             const test::CommandResult size = test::shell(t.size + " -A " + obj + " | awk '$1 ~ /^\\.text/ {s += $2} END {print s}'");
             EXPECT_EQ(host["kernels"][kernel]["text_bytes"].get<long>(), std::stol(size.out)) << t.compiler << " " << kernel;
+            const test::CommandResult data = test::shell(t.size + " -A " + obj + " | awk '$1 ~ /^\\.(rodata|data)/ {s += $2} END {print s + 0}'");
+            EXPECT_EQ(host["kernels"][kernel]["data_bytes"].get<long>(), std::stol(data.out)) << t.compiler << " " << kernel;
             // the worst frame, plus a compact kernel's worst step function's (arm7's aba is compact)
             const test::CommandResult su = test::shell("awk -F'\t' '$1 ~ /_step[0-9]+\\(/ {if ($2 > s) s = $2; next} $2 > m {m = $2} "
                                                        "END {print m + s}' " + (dir / (kernel + ".su")).string());

@@ -60,7 +60,7 @@ long kernel_stack(const fs::path& su) {
 
 }  // namespace
 
-long elf_text_bytes(const std::string& object_path) {
+ElfBytes elf_bytes(const std::string& object_path) {
     std::ifstream in(object_path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (bytes.size() < 52 || bytes.compare(0, 4, "\x7f" "ELF") != 0 || bytes[5] != 1)
@@ -69,14 +69,23 @@ long elf_text_bytes(const std::string& object_path) {
     const uint64_t shoff = wide ? read_at<uint64_t>(bytes, 0x28) : read_at<uint32_t>(bytes, 0x20);
     const uint16_t shentsize = read_at<uint16_t>(bytes, wide ? 0x3A : 0x2E);
     const uint16_t shnum = read_at<uint16_t>(bytes, wide ? 0x3C : 0x30);
-    long text = 0;
+    const uint16_t shstrndx = read_at<uint16_t>(bytes, wide ? 0x3E : 0x32);
+    const auto offset = [&](size_t h) { return wide ? read_at<uint64_t>(bytes, h + 24) : read_at<uint32_t>(bytes, h + 16); };
+    const uint64_t names = offset(shoff + size_t{shstrndx} * shentsize);  // the section names' string table
+    ElfBytes out;
     for (uint16_t i = 0; i < shnum; ++i) {
         const size_t h = shoff + size_t{i} * shentsize;
         const uint64_t flags = wide ? read_at<uint64_t>(bytes, h + 8) : read_at<uint32_t>(bytes, h + 8);
-        const uint64_t size = wide ? read_at<uint64_t>(bytes, h + 32) : read_at<uint32_t>(bytes, h + 20);
-        if (flags & 0x4) text += static_cast<long>(size);  // SHF_EXECINSTR
+        const long size = static_cast<long>(wide ? read_at<uint64_t>(bytes, h + 32) : read_at<uint32_t>(bytes, h + 20));
+        const size_t at = names + read_at<uint32_t>(bytes, h);
+        if (at >= bytes.size()) throw Error(object_path + ": truncated ELF object");
+        const char* name = bytes.c_str() + at;  // NUL-terminated: std::string's own terminator at worst
+        if (flags & 0x4)  // SHF_EXECINSTR
+            out.text += size;
+        else if (std::strncmp(name, ".rodata", 7) == 0 || std::strncmp(name, ".data", 5) == 0)
+            out.data += size;
     }
-    return text;
+    return out;
 }
 
 void measure_kernels(Files& files, const std::string& name, const std::string& compiler) {
@@ -92,8 +101,8 @@ void measure_kernels(Files& files, const std::string& name, const std::string& c
     std::string table = "\n## Machine code and stack\n\nEach kernel compiled by `" + compiler + " " + kMeasureFlags +
                         "` (`--measure`): its machine code and its stack: its worst frame, plus a compact kernel's largest "
                         "step function's. A kernel calls nothing else but libm's sin, cos and sqrt, so that is its stack "
-                        "beyond those routines'.\n\n"
-                        "| kernel | machine code (bytes) | stack (bytes) |\n|---|---:|---:|\n";
+                        "beyond those routines'. Its data: the tables and constants it reads.\n\n"
+                        "| kernel | machine code (bytes) | data (bytes) | stack (bytes) |\n|---|---:|---:|---:|\n";
     const std::string prefix = name + "_";
     for (const auto& entry : files) {
         const std::string& file = entry.first;
@@ -114,9 +123,12 @@ void measure_kernels(Files& files, const std::string& name, const std::string& c
         if (!fs::exists(su))
             throw Error(fmt::format("--measure {}: the compiler wrote no stack usage for kernel '{}' (-fstack-usage); use GCC or Clang",
                                     compiler, kernel));
-        const long stack = kernel_stack(su), text = elf_text_bytes(object.string());
-        kernels[kernel] = {{"text_bytes", text}, {"stack_bytes", stack < 0 ? nlohmann::ordered_json("unbounded") : nlohmann::ordered_json(stack)}};
-        table += fmt::format("| {} | {} | {} |\n", kernel, text, stack < 0 ? std::string("unbounded") : std::to_string(stack));
+        const long stack = kernel_stack(su);
+        const ElfBytes size = elf_bytes(object.string());
+        kernels[kernel] = {{"text_bytes", size.text},
+                           {"data_bytes", size.data},
+                           {"stack_bytes", stack < 0 ? nlohmann::ordered_json("unbounded") : nlohmann::ordered_json(stack)}};
+        table += fmt::format("| {} | {} | {} | {} |\n", kernel, size.text, size.data, stack < 0 ? std::string("unbounded") : std::to_string(stack));
     }
     nlohmann::ordered_json report = nlohmann::ordered_json::parse(files.at("report.json"));
     report["host_build"] = {{"compiler", compiler}, {"flags", kMeasureFlags}, {"kernels", kernels}};

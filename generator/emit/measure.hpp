@@ -1,7 +1,8 @@
 // What a compiler makes of the emitted kernels: each kernel's machine code and its worst stack frame,
 // measured by compiling it (`rbdgen generate --measure COMPILER`). The kernels call nothing but
 // libm's sin, cos and sqrt, so the worst frame of a kernel's object is the stack it needs beyond
-// those leaf routines'. Reported under report.json's "host_build" and in report.md.
+// those leaf routines'. Reported under report.json's "host_build" and in report.md, with the bytes
+// of its tables and constants.
 #pragma once
 
 #include <string>
@@ -19,8 +20,13 @@ inline constexpr const char* kMeasureFlags = "-std=c++17 -Os -ffreestanding -fno
 // Clang's).
 void measure_kernels(Files& files, const std::string& name, const std::string& compiler);
 
-// The bytes of machine code (sections with the execute flag) of an ELF object, 32- or 64-bit.
-// Throws rbdgen::Error for a file that is not a little-endian ELF object.
-long elf_text_bytes(const std::string& object_path);
+// An ELF object's bytes (32- or 64-bit): its machine code (sections with the execute flag) and its
+// data (.rodata* and .data*: the compact and uniform kernels' constexpr tables, a straight-line
+// kernel's literal pool; not the unwind tables). Throws rbdgen::Error for a file that is not a
+// little-endian ELF object.
+struct ElfBytes {
+    long text = 0, data = 0;
+};
+ElfBytes elf_bytes(const std::string& object_path);
 
 }  // namespace rbdgen
