@@ -246,15 +246,15 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
         size_t x, c;
     };
     std::vector<Call> run, dispatch;
-    const auto c_at = [&](size_t c) { return c_table.empty() ? std::string("nullptr") : fmt::format("{}c + {}", prefix, c); };
+    const auto c_at = [&](const std::string& offset) { return c_table.empty() ? std::string("nullptr") : prefix + "c + " + offset; };
     auto flush = [&] {
         if (options.call_tables && static_cast<int>(run.size()) >= kCallTableRun) {
             out.body += fmt::format("    for (int j = {}; j < {}; ++j) {{\n        const auto& s = {}calls[j];\n        s.f(v_, {}x + s.x, {}{});\n    }}\n",
-                                    dispatch.size(), dispatch.size() + run.size(), prefix, prefix, c_table.empty() ? std::string("nullptr") : fmt::format("{}c + s.c", prefix), call_arrays);
+                                    dispatch.size(), dispatch.size() + run.size(), prefix, prefix, c_at("s.c"), call_arrays);
             dispatch.insert(dispatch.end(), run.begin(), run.end());
         } else {
             for (const Call& c : run)
-                out.body += fmt::format("    {}(v_, {}x + {}, {}{});\n", c.function, prefix, c.x, c_at(c.c), call_arrays);
+                out.body += fmt::format("    {}(v_, {}x + {}, {}{});\n", c.function, prefix, c.x, c_at(std::to_string(c.c)), call_arrays);
         }
         run.clear();
     };

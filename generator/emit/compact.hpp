@@ -22,14 +22,14 @@ inline constexpr long kCompactMinOpsPerCall = 12;
 // unrolled kernel would not fit a 32 KB instruction cache, its machine code estimated from its
 // operations (x86-64 at -Os, bench/emission.md: compact, 22 bytes an operation of its distinct
 // functions, LTDL of the humanoid, talos_reduced and talos alike; straight-line, 14 to 16 an operation).
+inline constexpr long kInstructionCache = 32 * 1024;
+inline long estimated_code_bytes(long operations, bool compact) { return operations * (compact ? 22 : 15); }
 // EmitOptions::call_tables (--emission uniform): a run of at least this many calls with nothing
 // between them is one loop over a table of {function, offset in x, offset in c}: an indirect call
 // from one place instead of a call site each (about 30 bytes with its eight arguments). Talos's ABA:
 // 24.7 KB of machine code instead of 35.2; hot 1.89x the straight-line kernel, cold 0.72x
 // (bench/RESULTS.md; 1.06x and 0.80x in 56 KB before the screw factors were steps).
 inline constexpr int kCallTableRun = 4;
-inline constexpr long kInstructionCache = 32 * 1024;
-inline long estimated_code_bytes(long operations, bool compact) { return operations * (compact ? 22 : 15); }
 
 struct CompactKernel {
     std::string definitions;  // namespace scope: the step functions and their tables

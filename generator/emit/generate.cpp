@@ -111,10 +111,11 @@ std::string kernel_source(const Context& c, const Emitted& e) {
     args.push_back(fmt::arg("header", c.header));
     args.push_back(fmt::arg("ns", c.ns));
     args.push_back(fmt::arg("parameters", kernel_parameters(k)));
-    const Function plain = function_of(c, e, {c.o.scalar, false, false, c.o.emission == "uniform"}, k.name + "_");
+    const bool uniform = c.o.emission == "uniform";  // its compact forms call through tables
+    const Function plain = function_of(c, e, {c.o.scalar, false, false, uniform}, k.name + "_");
     args.push_back(fmt::arg("definitions", plain.definitions));
     args.push_back(fmt::arg("body", plain.body));
-    const std::string compact = c.o.emission == "uniform" ? "uniform" : "compact";
+    const std::string compact = uniform ? "uniform" : "compact";
     const auto emission = [&compact](const Emitted& x) {
         return x.compact ? fmt::format("{} ({} steps, {} functions)", compact, x.compact->calls, x.compact->functions) : std::string("straight-line");
     };
@@ -123,12 +124,12 @@ std::string kernel_source(const Context& c, const Emitted& e) {
                                                     : compact + " (LTDL's loops)"));
     std::string text = fill("kernel.cpp.in", args);
     if (e.with_sc) {
-        const Function sc = function_of(c, e, {c.o.scalar, true, false, c.o.emission == "uniform"}, k.name + "_sc_");
+        const Function sc = function_of(c, e, {c.o.scalar, true, false, uniform}, k.name + "_sc_");
         text += fmt::format("\nnamespace {} {{\n\n{}void {}_sc({}) noexcept {{\n{}}}\n\n}}  // namespace {}\n", c.ns, sc.definitions, k.name,
                             kernel_parameters(k, true), sc.body, c.ns);
     }
     if (c.o.batch) {
-        const Function batch = function_of(c, e, {c.o.scalar, false, true, c.o.emission == "uniform"}, k.name + "_batch_");
+        const Function batch = function_of(c, e, {c.o.scalar, false, true, uniform}, k.name + "_batch_");
         text += fmt::format("\nnamespace {} {{\nnamespace batch {{\n\n{}void {}({}) noexcept {{\n{}}}\n\n}}  // namespace batch\n}}  // namespace {}\n",
                             c.ns, batch.definitions, k.name, kernel_parameters(k, false, true), batch.body, c.ns);
     }
@@ -735,15 +736,16 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
         e.refused = !c.fd_refusal.empty() && spec.forward_dynamics;
         e.with_sc = o.trig_entry_points && !e.refused && uses_trig(e.kernel);
         // --emission compact or uniform, or auto and above the threshold: steps as functions, LTDL as loops
-        const auto compact_wanted = [&o](const Kernel& k) {
-            return o.emission == "compact" || o.emission == "uniform" || (o.emission == "auto" && k.ops().total() > kCompactAbove);
+        const bool uniform = o.emission == "uniform";
+        const auto compact_wanted = [&o, uniform](const Kernel& k) {
+            return o.emission == "compact" || uniform || (o.emission == "auto" && k.ops().total() > kCompactAbove);
         };
         const auto make_compact = [&](const KernelSpec& s, Emitted& x) {
             // traced again with the signs of constants kept in place, so that steps differing only in them
             // share code; uniform: with the model's placements and inertias not folded either
             Kernel neutral = trace_kernel(model, s, o.max_operations, o.keep_divisions,
-                                          o.emission == "uniform" ? Folding::Opaque : Folding::SignNeutral);
-            x.compact = compact_kernel(neutral, {o.scalar, false, false, o.emission == "uniform"}, neutral.name + "_");
+                                          uniform ? Folding::Opaque : Folding::SignNeutral);
+            x.compact = compact_kernel(neutral, {o.scalar, false, false, uniform}, neutral.name + "_");
             if (x.compact && o.emission == "auto" && neutral.ops().total() < kCompactMinOpsPerCall * x.compact->calls)
                 x.compact.reset();
             if (x.compact) x.kernel = std::move(neutral);
