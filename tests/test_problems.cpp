@@ -4,6 +4,8 @@
 // feet (eq. 23) it is accepted and solved. The oracle is a simulation by RNEA: random q, q̇, q̈ and
 // feet wrenches that leave the floating base unforced; the load cells' readings; the static-pivot
 // LU's estimate of every joint torque and both feet's wrenches against the simulated ones.
+#include <algorithm>
+
 #include "algorithms/rnea.hpp"
 #include "emit/kernel.hpp"
 #include "model/error.hpp"
@@ -119,6 +121,36 @@ TEST_P(Problems, SlipperyFeetAreSolved) {
 // refuses it as ill-posed): the LU's
 // q̈ against the true one, the reading made by finite differences of the link frame's position
 // (forward kinematics along q + q̇ t + q̈ t²/2), minus gravity, in the link frame.
+// The kernels' array of D's values holds each value once (report.json D_slots): ⁱX_λ and its transpose
+// in the parent's row, and the two copies of E in X, share a place; every nonzero of D at a random
+// state is found at its place, or is the constant of the model the kernels fold.
+TEST(ProblemKernels, DArrayHoldsEachValueOnce) {
+    const Model model = prepare_model(load_urdf(test::project_model("humanoid30.urdf"), {.floating_base = true})).model;
+    const auto a = std::make_shared<const ProblemAnalysis>(analyze_problem(model, forward_dynamics_problem(model), {.states = 50}));
+    const std::vector<long> slot = D_slots(*a);
+    const std::vector<KernelSpec> specs = problem_kernel_specs(a);
+    const auto assemble = std::find_if(specs.begin(), specs.end(), [](const KernelSpec& s) { return s.name == "fd_assemble"; });
+    ASSERT_NE(assemble, specs.end());
+    std::mt19937_64 rng(11);
+    const test::RandomState x = test::random_state(model, rng);
+    const VecX<double> D = assemble->reference(model, {x.q, x.qd, x.tau, x.gravity})[0];
+    const NewtonEulerSystem<double> sys = problem_system<double>(model, a->problem, x.q, x.qd, x.gravity, {x.tau});
+    long varying = 0, k = 0;
+    for (int c = 0; c < a->pattern.cols; ++c)
+        for (int r : a->pattern.columns[c]) {
+            if (slot[k] < 0) {
+                EXPECT_EQ(sys.D(r, c), a->entry_value[k]) << r << ", " << c;
+            } else {
+                ++varying;
+                ASSERT_LT(slot[k], D.size());
+                EXPECT_EQ(D[slot[k]], sys.D(r, c)) << r << ", " << c;
+            }
+            ++k;
+        }
+    EXPECT_EQ(*std::max_element(slot.begin(), slot.end()) + 1, D.size());
+    EXPECT_LT(2 * D.size(), varying);  // measured: 280 values for 848 varying nonzeros
+}
+
 TEST(Accelerometer, EstimatesTheUnknownJointAcceleration) {
     const Model model = prepare_model(load_urdf(test::project_model("arm7.urdf"))).model;
     const test::TempFile file("imu.yaml", "joints:\n  joint006: {acceleration: unknown}\nsensors:\n"

@@ -489,6 +489,7 @@ nlohmann::ordered_json problem_json(const ProblemAnalysis& a, const Model& model
         column_start.push_back(static_cast<int>(row_index.size()));
     }
     j["pattern"] = {{"column_start", column_start}, {"row_index", row_index}};
+    j["D_slots"] = D_slots(a);
     j["order"] = {{"rows", a.lu.order.rows}, {"columns", a.lu.order.columns}};
     return j;
 }

@@ -384,13 +384,16 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
     const ProblemAnalysis& a = *analysis;
     const std::string& p = a.problem.name;
     const SparsePattern& P = a.pattern;
-    // D's array: its nonzeros that vary with the state, column by column (the pattern's order); where
-    // each (row, column) sits there, or −1 − (its index among all nonzeros) for a constant.
+    // D's array: its nonzeros that vary with the state, column by column (the pattern's order), each
+    // value once (ProblemAnalysis::entry_first); where each (row, column) sits there, or
+    // −1 − (its index among all nonzeros) for a constant.
     auto slots = std::make_shared<std::unordered_map<long, long>>();
+    const std::vector<long> slot = D_slots(a);
     long variable = 0;
     for (int c = 0, k = 0; c < P.cols; ++c)
         for (int r : P.columns[c]) {
-            (*slots)[static_cast<long>(r) * P.cols + c] = a.entry_constant[k] ? -1 - k : variable++;
+            (*slots)[static_cast<long>(r) * P.cols + c] = slot[k] >= 0 ? slot[k] : -1 - k;
+            variable = std::max(variable, slot[k] + 1);
             ++k;
         }
     const std::string shape = fmt::format("{} x {}", P.rows, P.cols);
@@ -404,7 +407,7 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
         const VecX<S> d = solve_problem<S>(m, *analysis, in.q, in.qd, in.gravity, in.known);
         return std::vector{wanted_of(analysis->problem, d)};
     }));
-    ArraySpec D_out = sized("D", "the nonzeros of D (" + shape + ") that vary with the state, column by column in its pattern (report.json)", variable);
+    ArraySpec D_out = sized("D", "the nonzeros of D (" + shape + ") that vary with the state, each value once (report.json D_slots)", variable);
     ArraySpec b_out = sized("b", "b of D d + b = 0", P.rows);
     k.push_back(spec(p + "_assemble", "Nori's system D d + b = 0 of problem " + p + " (eq. 3-5 and its measurement rows).",
         problem_inputs(a.problem), {D_out, b_out}, [analysis, P, variable](const Model& m, const auto& x) {
@@ -413,8 +416,10 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
             const NewtonEulerSystem<S> sys = problem_system<S>(m, analysis->problem, in.q, in.qd, in.gravity, in.known);
             VecX<S> D(variable);
             for (int c = 0, k = 0, n = 0; c < P.cols; ++c)
-                for (int r : P.columns[c])
-                    if (!analysis->entry_constant[k++]) D[n++] = sys.D(r, c);
+                for (int r : P.columns[c]) {
+                    if (!analysis->entry_constant[k] && analysis->entry_first[k] == k) D[n++] = sys.D(r, c);
+                    ++k;
+                }
             return std::vector{D, sys.b};
         }));
     ArraySpec D_in = D_out;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <unordered_map>
 
 #include "model/error.hpp"
 #include "sparse/constant_pivots.hpp"
@@ -133,6 +134,14 @@ void check_well_posed(const Model& model, const Problem& p, const std::vector<st
 
 }  // namespace
 
+std::vector<long> D_slots(const ProblemAnalysis& a) {
+    std::vector<long> slot(a.entry_first.size(), -1);
+    long n = 0;
+    for (size_t k = 0; k < slot.size(); ++k)
+        if (!a.entry_constant[k]) slot[k] = a.entry_first[k] == static_cast<int>(k) ? n++ : slot[a.entry_first[k]];
+    return slot;
+}
+
 SparsePattern traced_pattern(const sym::Graph& g, const MatX<sym::Expr>& D) {
     SparsePattern p{static_cast<int>(D.rows()), static_cast<int>(D.cols()), {}};
     p.columns.resize(D.cols());
@@ -156,11 +165,13 @@ ProblemAnalysis analyze_problem(const Model& model, const Problem& problem, cons
         t.D = problem_system<sym::Expr>(model, problem, in[0], in[1], Vec3<sym::Expr>(in.back()), known).D;
     }
     a.pattern = traced_pattern(t.g, t.D);
+    std::unordered_map<int, int> first_entry;  // traced node → the first entry that is it
     for (int c = 0; c < a.pattern.cols; ++c)
         for (int r : a.pattern.columns[c]) {
             const sym::Node& node = t.g.node(t.D(r, c).id());
             a.entry_constant.push_back(node.op == sym::Op::Const);
             a.entry_value.push_back(node.value);
+            a.entry_first.push_back(first_entry.try_emplace(t.D(r, c).id(), static_cast<int>(a.entry_first.size())).first->second);
         }
     // 2. Well-posedness (fewer equations than unknowns included: the message names what is missing).
     check_well_posed(model, problem, names);

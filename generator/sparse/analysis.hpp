@@ -40,6 +40,10 @@ struct ProblemAnalysis {
     // inertia, a sensor's frame) and its value. The emitted factor folds these; D's array holds the rest.
     std::vector<bool> entry_constant;
     std::vector<double> entry_value;
+    // Per entry: the first entry of the pattern that is the same traced expression (itself if none):
+    // ⁱX_λ in row (3a_i) and its transpose in the parent's row (3f_λ), the two copies of E in X. D's
+    // array holds each once, and the factor then sees that they are one value.
+    std::vector<int> entry_first;
     std::string ordering;   // the chosen candidate
     LuPattern lu;
     double min_pivot = 0;   // relative, over the states checked
@@ -51,6 +55,11 @@ struct ProblemAnalysis {
     std::vector<std::string> unused_rows;  // measurement rows left out of a rectangular D (redundant)
     std::vector<OrderingReport> candidates;
 };
+
+// Per entry of the pattern (column by column), its place in the kernels' array of D's values: the
+// entries that vary with the state, each value once, in the order of their first entry; −1 for a
+// constant of the model, which the kernels fold.
+std::vector<long> D_slots(const ProblemAnalysis& a);
 
 // Throws rbdgen::Error for an ill-posed problem or when no candidate order has safe pivots.
 ProblemAnalysis analyze_problem(const Model& model, const Problem& problem, const AnalysisOptions& options = {});
