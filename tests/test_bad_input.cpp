@@ -85,6 +85,11 @@ TEST_F(BadInput, LoopingTree) {
     expect_error("info " + g, {"beside.urdf", "joints 'j2', 'j3' form a loop", "remove a joint"});
     const test::CommandResult r = test::run("info " + g);
     EXPECT_EQ(r.out.find("'j1'"), std::string::npos) << r.out;
+    // a loop in a <robot> that other top-level elements precede (urdfdom reads the first <robot>)
+    const std::string h = write("after.urdf", "<?xml version=\"1.0\"?>\n" + link("stray") +
+                                                  robot(link("a", kGood) + link("b", kGood) + joint("j1", "revolute", "a", "b") +
+                                                        joint("j2", "revolute", "b", "a")));
+    expect_error("info " + h, {"after.urdf", "joints 'j1', 'j2' form a loop"});
 }
 
 TEST_F(BadInput, PlanarJoint) {

@@ -188,7 +188,9 @@ void refuse_loops(const TiXmlElement& robot, const std::string& file) {
 void check_urdf_text(const std::string& utf8_xml, const std::string& file) {
     TiXmlDocument doc;
     doc.Parse(utf8_xml.c_str(), nullptr, TIXML_ENCODING_UTF8);
-    const TiXmlElement* robot = doc.RootElement();
+    // The element urdfdom reads: the first <robot> at the top, which other top-level elements may
+    // precede (TinyXML accepts several; a loop behind them leaked, found by fuzz_urdf).
+    const TiXmlElement* robot = doc.FirstChildElement("robot");
     if (doc.Error() || !robot) return;  // urdfdom reports malformed XML in its own words
     const Checker c{file};
     c.check_name(*robot, "robot");
