@@ -349,6 +349,14 @@ nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& r) {
             j[result.name] = named;
             continue;
         }
+        const size_t dot = result.name.find('.');
+        if (result.form == EvalResult::Form::JointMatrix && dot != std::string::npos) {  // a kernel's matrices, one "order"
+            const nlohmann::ordered_json m = joint_matrix_json(layout, result.values, what);
+            nlohmann::ordered_json& kernel = j[result.name.substr(0, dot)];
+            kernel["order"] = m["order"];
+            kernel[result.name.substr(dot + 1)] = m["matrix"];
+            continue;
+        }
         j[result.name] = result.form == EvalResult::Form::JointVector ? joint_vector_json(layout, result.values, what)
                                                                       : joint_matrix_json(layout, result.values, what);
     }

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "algorithms/aba.hpp"
+#include "algorithms/aba_derivatives.hpp"
 #include "algorithms/cornea.hpp"
 #include "algorithms/ncmtm_fd.hpp"
 #include "algorithms/ncmtm_jacobians.hpp"
@@ -20,6 +21,7 @@
 #include "algorithms/ltdl.hpp"
 #include "algorithms/regressor.hpp"
 #include "algorithms/rnea.hpp"
+#include "algorithms/rnea_derivatives.hpp"
 #include "emit/kernel.hpp"
 #include "emit/names.hpp"
 #include "model/error.hpp"
@@ -305,6 +307,41 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
         {q_in()}, {{"J", "6 x NV, row-major, [angular; linear] about the world origin", [](const Model&) { return 6; }, nv,
                     ArrayLayout::RowMajor}},
         [](const Model& m, const auto& x) { return std::vector{row_major(spatial_jacobian(m, x[0]))}; }));
+    // The derivatives of the dynamics, on request: NV x NV each, several times rnea's size.
+    const auto derivative = [](const std::string& name, const std::string& doc) {
+        ArraySpec a = nv_matrix(name, doc + ", row-major (row i, column j: with respect to dof j; a floating base's "
+                                      "columns along q + delta, delta = [omega; v] in base coordinates)", ArrayLayout::RowMajor);
+        a.json = JsonForm::JointMatrix;
+        return a;
+    };
+    KernelSpec rnea_derivatives_spec = spec("rnea_derivatives",
+        "Derivatives of inverse dynamics, dtau/dq and dtau/dqd (Carpentier and Mansard, RSS 2018), branch-induced zeros "
+        "never computed; dtau/dqdd is H (crba).",
+        with_wrenches({q_in(), qd_in(), qdd_in(), gravity_in()}),
+        {derivative("dtau_dq", "dtau/dq"), derivative("dtau_dqd", "dtau/dqd")},
+        [run_time](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            const auto f_ext = run_time.body_wrenches(m, x);
+            const auto I = run_time.body_inertias(m, x);
+            const RneaDerivatives<S> d = rnea_derivatives<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), pointer(I));
+            return std::vector{row_major(d.dtau_dq), row_major(d.dtau_dqd)};
+        });
+    rnea_derivatives_spec.on_request = true;
+    k.push_back(std::move(rnea_derivatives_spec));
+    KernelSpec aba_derivatives_spec = spec("aba_derivatives",
+        "Derivatives of forward dynamics at qdd = FD(q, qd, tau): dqdd/dq = -H^-1 dtau/dq, dqdd/dqd = -H^-1 dtau/dqd "
+        "and dqdd/dtau = H^-1, with the sparse LTDL factors of H.",
+        with_wrenches({q_in(), qd_in(), tau_in(), gravity_in()}),
+        {derivative("dqdd_dq", "dqdd/dq"), derivative("dqdd_dqd", "dqdd/dqd"), derivative("dqdd_dtau", "dqdd/dtau = H^-1, symmetric")},
+        [run_time](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            const auto f_ext = run_time.body_wrenches(m, x);
+            const auto I = run_time.body_inertias(m, x);
+            const AbaDerivatives<S> d = aba_derivatives<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), pointer(I));
+            return std::vector{row_major(d.dqdd_dq), row_major(d.dqdd_dqd), row_major(d.Minv)};
+        }, true);
+    aba_derivatives_spec.on_request = true;
+    k.push_back(std::move(aba_derivatives_spec));
     // The regressor, on request (CMake reads the default kernels from `k.push_back(spec(`)
     KernelSpec regressor_spec = spec("regressor",
         "Inverse-dynamics regressor Y(q, qd, qdd): tau = Y pi, pi the 10 inertial parameters of every body in turn (m, "

@@ -1,0 +1,37 @@
+// Derivatives of forward dynamics q̈ = FD(q, q̇, τ) through inverse dynamics (Carpentier and Mansard,
+// RSS 2018, §III-C): ID(q, q̇, FD(q, q̇, τ)) = τ, so at q̈ = FD(q, q̇, τ)
+//   ∂q̈/∂q = −H⁻¹ ∂τ/∂q,   ∂q̈/∂q̇ = −H⁻¹ ∂τ/∂q̇,   ∂q̈/∂τ = H⁻¹,
+// every H⁻¹ one back-substitution with Featherstone's LTDL factors, which never fill in (App. A).
+#pragma once
+
+#include "algorithms/fd_crba_ltdl.hpp"
+#include "algorithms/rnea_derivatives.hpp"
+
+namespace rbdgen {
+
+template <class S> struct AbaDerivatives {
+    MatX<S> dqdd_dq, dqdd_dqd, Minv;  // NV x NV each
+};
+
+template <class S>
+AbaDerivatives<S> aba_derivatives(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& tau,
+                                  const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext = nullptr,
+                                  const BodyInertias<S>* inertias = nullptr) {
+    const int n = model.nv;
+    JointSpaceSystem<S> s = joint_space_system<S>(model, q, qd, gravity, f_ext, nullptr, inertias);
+    const std::vector<int> lambda = expanded_parent(model);
+    ltdl<S>(s.H, lambda);  // s.H now holds L and D
+    const VecX<S> qdd = ltdl_solve<S>(s.H, lambda, VecX<S>(tau - s.C));
+    const RneaDerivatives<S> id = rnea_derivatives<S>(model, q, qd, qdd, gravity, f_ext, inertias);
+    AbaDerivatives<S> d{MatX<S>(n, n), MatX<S>(n, n), MatX<S>(n, n)};
+    for (int k = 0; k < n; ++k) {
+        d.dqdd_dq.col(k) = -ltdl_solve<S>(s.H, lambda, VecX<S>(id.dtau_dq.col(k)));
+        d.dqdd_dqd.col(k) = -ltdl_solve<S>(s.H, lambda, VecX<S>(id.dtau_dqd.col(k)));
+        d.Minv.col(k) = ltdl_solve<S>(s.H, lambda, VecX<S>(VecX<S>::Unit(n, k)));
+    }
+    for (int c = 0; c < n; ++c)  // H⁻¹ is symmetric: its lower triangle, mirrored
+        for (int r = 0; r < c; ++r) d.Minv(r, c) = d.Minv(c, r);
+    return d;
+}
+
+}  // namespace rbdgen

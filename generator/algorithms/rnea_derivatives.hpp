@@ -1,0 +1,124 @@
+// Analytical derivatives of inverse dynamics, ∂τ/∂q and ∂τ/∂q̇ (Carpentier and Mansard, "Analytical
+// Derivatives of Rigid Body Dynamics Algorithms", RSS 2018, §III-B; Pinocchio's computeRNEADerivatives),
+// in world coordinates, where every quantity of a body is about the world origin:
+//   s the columns of ⁰S_i,  v_i = v_λ + S_i q̇_i,  a_i = a_λ + S_i q̈_i + v_i × S_i q̇_i  (a_0 = −g),
+//   f_i = I_i a_i + v_i ×* I_i v_i − f^x_i,  F_i = Σ_subtree(i) f_k,  τ_i = S_iᵀ F_i.
+// Moving q_j (column s) turns everything of subtree(j) about s: a motion m there changes by s × m,
+// a force by s ×* f, an inertia by s ×* I − I s×; what does not turn with the subtree is left over:
+//   ∂v_k/∂q_j = s × v_k + u_j,            u_j = v_λ × s                      (dV/dq)
+//   ∂a_k/∂q_j = s × a_k + α_j + u_j × v_k, α_j = a_λ × s + v_λ × u_j          (dA/dq)
+//   ∂v_k/∂q̇_j = s,  ∂a_k/∂q̇_j = s × v_k + β_j,  β_j = (v_λ + v_j) × s        (dA/dv)
+// and with B_k u = I_k (u × v_k) + u ×* (I_k v_k) + v_k ×* (I_k u) (Pinocchio's doYcrb) summed over a
+// subtree as Y_i = Σ I_k and B_i = Σ B_k:
+//   ∂F_i/∂q_j = s ×* F_i + Y_i α_j + B_i u_j  (i in subtree(j); an ancestor i of j sees F_j's),
+//   ∂F_i/∂q̇_j = Y_i β_j + B_i s.
+// Since ∂S_i/∂q_j = s × S_i for i in subtree(j), (s × S_i)ᵀ F_i + S_iᵀ (s ×* F_i) = 0, and
+//   ∂τ_i/∂q_j = (Y_i S_i)ᵀ α_j + (B_iᵀ S_i)ᵀ u_j        j an ancestor of i or i itself,
+//   ∂τ_i/∂q_j = S_iᵀ (s ×* F_j + Y_j α_j + B_j u_j)    i a strict ancestor of j,
+// the same with β_j and s for q̇. Every other entry is a branch-induced zero, never computed.
+// A floating base's columns are along q ⊕ δ, δ = [δω; δv] in base coordinates: ⁰X_1 exp(δ), as the
+// world-frame columns s = ⁰X_1 e_c give it (Pinocchio's convention, to first order).
+#pragma once
+
+#include <vector>
+
+#include "algorithms/jcalc.hpp"
+
+namespace rbdgen {
+
+// v× and v×* as matrices: crm_matrix(v) m = v × m, crf_matrix(v) f = v ×* f = −(v×)ᵀ f.
+template <class S> Mat6<S> crm_matrix(const Vec6<S>& v) {
+    Mat6<S> M = Mat6<S>::Zero();
+    M.template topLeftCorner<3, 3>() = skew<S>(ang(v));
+    M.template bottomLeftCorner<3, 3>() = skew<S>(lin(v));
+    M.template bottomRightCorner<3, 3>() = skew<S>(ang(v));
+    return M;
+}
+template <class S> Mat6<S> crf_matrix(const Vec6<S>& v) { return -crm_matrix<S>(v).transpose(); }
+
+// B u = I (u × v) + u ×* h + v ×* (I u), h = I v: as a matrix, (v×*) I − I (v×) − [n× f×; f× 0], h = (n, f).
+template <class S> Mat6<S> inertia_rate(const RigidBodyInertia<S>& I, const Vec6<S>& v) {
+    const Vec6<S> h = I * v;
+    const Mat6<S> Im = I.matrix();
+    Mat6<S> Hx = Mat6<S>::Zero();
+    Hx.template topLeftCorner<3, 3>() = skew<S>(ang(h));
+    Hx.template topRightCorner<3, 3>() = skew<S>(lin(h));
+    Hx.template bottomLeftCorner<3, 3>() = skew<S>(lin(h));
+    return Mat6<S>(crf_matrix<S>(v) * Im - Im * crm_matrix<S>(v) - Hx);
+}
+
+template <class S> struct RneaDerivatives {
+    MatX<S> dtau_dq, dtau_dqd;  // NV x NV: row i, column j is ∂τ_i/∂q_j (∂τ_i/∂q̇_j)
+};
+
+template <class S>
+RneaDerivatives<S> rnea_derivatives(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd,
+                                    const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext = nullptr,
+                                    const BodyInertias<S>* inertias = nullptr) {
+    const int N = model.N();
+    std::vector<Transform<S>> X0(N);                         // ⁱX_0
+    std::vector<std::vector<Vec6<S>>> s(N), u(N), alpha(N), beta(N);  // a column of joint i each
+    std::vector<Vec6<S>> v(N), a(N), F(N);
+    std::vector<RigidBodyInertia<S>> Y(N);
+    std::vector<Mat6<S>> B(N);
+    const Vec6<S> zero = Vec6<S>::Zero(), a_0 = spatial<S>(Vec3<S>::Zero(), Vec3<S>(-gravity));
+    for (int i = 0; i < N; ++i) {
+        const Step<S> step;
+        const Body& b = model.bodies[i];
+        const int p = b.lambda;
+        const ScrewChain<S> X = X_up<S>(b, q.data());
+        X0[i] = p < 0 ? X.composed() : X * X0[p];
+        const Vec6<S>& v_p = p < 0 ? zero : v[p];
+        const Vec6<S>& a_p = p < 0 ? a_0 : a[p];
+        Vec6<S> vJ = zero, aJ = zero;
+        for (int c = 0; c < b.joint.nv(); ++c) {
+            s[i].push_back(X0[i].inverse_apply(motion_axis(b.joint, c).cast<S>()));
+            vJ += s[i][c] * qd[b.v_index + c];
+            aJ += s[i][c] * qdd[b.v_index + c];
+        }
+        v[i] = v_p + vJ;
+        a[i] = a_p + aJ + crm<S>(v[i], vJ);
+        for (int c = 0; c < b.joint.nv(); ++c) {
+            u[i].push_back(crm<S>(v_p, s[i][c]));
+            alpha[i].push_back(crm<S>(a_p, s[i][c]) + crm<S>(v_p, u[i][c]));
+            beta[i].push_back(crm<S>(Vec6<S>(v_p + v[i]), s[i][c]));
+        }
+        Y[i] = body_inertia<S>(model, i, inertias).expressed_in_parent(X0[i]);
+        F[i] = Y[i] * a[i] + crf<S>(v[i], Y[i] * v[i]);
+        if (f_ext) F[i] -= X0[i].transpose_apply((*f_ext)[i]);
+        B[i] = inertia_rate<S>(Y[i], v[i]);
+    }
+    RneaDerivatives<S> d{MatX<S>::Zero(model.nv, model.nv), MatX<S>::Zero(model.nv, model.nv)};
+    for (int i = N - 1; i >= 0; --i) {  // Y_i, B_i and F_i hold subtree(i) when i's turn comes
+        const Step<S> step;
+        const Body& b = model.bodies[i];
+        for (int c = 0; c < b.joint.nv(); ++c) {  // row of i, columns of i and its ancestors
+            const Vec6<S> YS = Y[i] * s[i][c], BS = B[i].transpose() * s[i][c];
+            for (int j = i; j >= 0; j = model.bodies[j].lambda)
+                for (int k = 0; k < model.bodies[j].joint.nv(); ++k) {
+                    const int row = b.v_index + c, col = model.bodies[j].v_index + k;
+                    d.dtau_dq(row, col) = YS.dot(alpha[j][k]) + BS.dot(u[j][k]);
+                    d.dtau_dqd(row, col) = YS.dot(beta[j][k]) + BS.dot(s[j][k]);
+                }
+        }
+        for (int c = 0; c < b.joint.nv(); ++c) {  // column of i, rows of its strict ancestors
+            if (b.lambda < 0) break;
+            const Vec6<S> dF_dq = crf<S>(s[i][c], F[i]) + Y[i] * alpha[i][c] + B[i] * u[i][c];
+            const Vec6<S> dF_dqd = Y[i] * beta[i][c] + B[i] * s[i][c];
+            for (int j = b.lambda; j >= 0; j = model.bodies[j].lambda)
+                for (int k = 0; k < model.bodies[j].joint.nv(); ++k) {
+                    const int row = model.bodies[j].v_index + k, col = b.v_index + c;
+                    d.dtau_dq(row, col) = s[j][k].dot(dF_dq);
+                    d.dtau_dqd(row, col) = s[j][k].dot(dF_dqd);
+                }
+        }
+        if (b.lambda >= 0) {
+            Y[b.lambda] = Y[b.lambda] + Y[i];
+            B[b.lambda] += B[i];
+            F[b.lambda] += F[i];
+        }
+    }
+    return d;
+}
+
+}  // namespace rbdgen

@@ -1,0 +1,226 @@
+// The derivatives of the dynamics (algorithms/rnea_derivatives.hpp, aba_derivatives.hpp) against
+// oracles that share none of their code: central differences of the reference RNEA and ABA on the
+// tangent space (q ⊕ δ), ADOL-C's forward mode on the same reference algorithms, the identities that
+// tie ∂q̈ to ∂τ and H, a floating body's derivative worked by hand, and the branch-induced zeros.
+#include "adolc_taylor.hpp"  // first: Eigen's NumTraits<adouble>
+
+#include "algorithms/aba.hpp"
+#include "algorithms/aba_derivatives.hpp"
+#include "algorithms/crba.hpp"
+#include "algorithms/rnea.hpp"
+#include "algorithms/rnea_derivatives.hpp"
+#include "emit/kernel.hpp"
+#include "model/topology.hpp"
+#include "test_support.hpp"
+
+namespace rbdgen {
+namespace {
+
+using AVec = Eigen::Matrix<adouble, Eigen::Dynamic, 1>;
+constexpr int kStates = 20;
+
+// The unit quaternion (x, y, z, w) of q's floating joint at `at`, and R (body to world).
+Eigen::Quaterniond quaternion(const VecX<double>& q, int at) { return {q[at + 6], q[at + 3], q[at + 4], q[at + 5]}; }
+
+// q ⊕ δ: a 1-DoF joint's coordinate plus δ; a floating joint's rotation R exp(δω), position p + R δv.
+VecX<double> plus(const Model& m, VecX<double> q, const VecX<double>& delta) {
+    for (const Body& b : m.bodies) {
+        const int iq = b.q_index, iv = b.v_index;
+        if (b.joint.type != JointType::Floating) {
+            q[iq] += delta[iv];
+            continue;
+        }
+        const Eigen::Quaterniond Q = quaternion(q, iq);
+        const Vec3<double> w = delta.segment<3>(iv);
+        const Eigen::Quaterniond step = w.norm() == 0 ? Eigen::Quaterniond::Identity()
+                                                      : Eigen::Quaterniond(Eigen::AngleAxisd(w.norm(), w.normalized()));
+        q.segment<3>(iq) += Q.toRotationMatrix() * delta.segment<3>(iv + 3);
+        const Eigen::Quaterniond R = Q * step;
+        q.segment<4>(iq + 3) << R.x(), R.y(), R.z(), R.w();
+    }
+    return q;
+}
+
+// dq/dδ at δ = 0 (NQ x NV): the tangent directions as changes of q.
+MatX<double> tangent_basis(const Model& m, const VecX<double>& q) {
+    MatX<double> T = MatX<double>::Zero(m.nq, m.nv);
+    for (const Body& b : m.bodies) {
+        const int iq = b.q_index, iv = b.v_index;
+        if (b.joint.type != JointType::Floating) {
+            T(iq, iv) = 1;
+            continue;
+        }
+        const Eigen::Quaterniond Q = quaternion(q, iq);
+        T.block<3, 3>(iq, iv + 3) = Q.toRotationMatrix();
+        for (int k = 0; k < 3; ++k) {  // d(Q ⊗ (δω / 2, 1)) / dδω_k = Q ⊗ (e_k / 2, 0)
+            const Eigen::Quaterniond e(0, 0.5 * (k == 0), 0.5 * (k == 1), 0.5 * (k == 2));
+            const Eigen::Quaterniond d = Q * e;
+            T.block<4, 1>(iq + 3, iv + k) << d.x(), d.y(), d.z(), d.w();
+        }
+    }
+    return T;
+}
+
+// Central differences of f along each tangent direction of q, and along each coordinate of x: the
+// five-point stencil (f(−2h) − 8 f(−h) + 8 f(h) − f(2h)) / 12h, h = 1e-3, whose O(h⁴) truncation
+// stays below 1e-6 where H is ill-conditioned (the allegro hand's light fingers, talos's grippers) and
+// the three-point stencil's O(h²) does not (9e-6 seen there).
+template <class F> VecX<double> stencil(const F& f_at) {
+    const double h = 1e-3;
+    return (f_at(-2 * h) - 8 * f_at(-h) + 8 * f_at(h) - f_at(2 * h)) / (12 * h);
+}
+template <class F> MatX<double> central_dq(const Model& m, const VecX<double>& q, const F& f) {
+    MatX<double> J(m.nv, m.nv);
+    for (int k = 0; k < m.nv; ++k)
+        J.col(k) = stencil([&](double t) { return f(plus(m, q, VecX<double>::Unit(m.nv, k) * t)); });
+    return J;
+}
+template <class F> MatX<double> central(const VecX<double>& x, const F& f) {
+    MatX<double> J(x.size(), x.size());
+    for (int k = 0; k < x.size(); ++k) J.col(k) = stencil([&](double t) { return f(VecX<double>(x + VecX<double>::Unit(x.size(), k) * t)); });
+    return J;
+}
+
+class Derivatives : public test::ModelTest {
+protected:
+    std::mt19937_64 rng{2029};
+};
+
+TEST_P(Derivatives, RneaDerivativesAreCentralDifferences) {
+    double worst = 0;
+    for (int s = 0; s < kStates; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        const RneaDerivatives<double> d = rnea_derivatives<double>(model, x.q, x.qd, x.qdd, x.gravity);
+        const MatX<double> dq = central_dq(model, x.q, [&](const VecX<double>& q) { return rnea<double>(model, q, x.qd, x.qdd, x.gravity); });
+        const MatX<double> dv = central(x.qd, [&](const VecX<double>& qd) { return rnea<double>(model, x.q, qd, x.qdd, x.gravity); });
+        worst = std::max({worst, test::rel_err(d.dtau_dq, dq), test::rel_err(d.dtau_dqd, dv)});
+    }
+    EXPECT_LT(worst, 1e-6);
+    std::cout << GetParam().label() << ": d rnea against central differences, worst relative error " << worst << "\n";
+}
+
+TEST_P(Derivatives, AbaDerivativesAreCentralDifferences) {
+    double worst = 0;
+    for (int s = 0; s < kStates; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        const AbaDerivatives<double> d = aba_derivatives<double>(model, x.q, x.qd, x.tau, x.gravity);
+        const MatX<double> dq = central_dq(model, x.q, [&](const VecX<double>& q) { return aba<double>(model, q, x.qd, x.tau, x.gravity); });
+        const MatX<double> dv = central(x.qd, [&](const VecX<double>& qd) { return aba<double>(model, x.q, qd, x.tau, x.gravity); });
+        const MatX<double> dt = central(x.tau, [&](const VecX<double>& tau) { return aba<double>(model, x.q, x.qd, tau, x.gravity); });
+        worst = std::max({worst, test::rel_err(d.dqdd_dq, dq), test::rel_err(d.dqdd_dqd, dv), test::rel_err(d.Minv, dt)});
+    }
+    EXPECT_LT(worst, 1e-6);
+    std::cout << GetParam().label() << ": d aba against central differences, worst relative error " << worst << "\n";
+}
+
+// ADOL-C's forward mode on the reference RNEA and ABA, on adouble, one tangent direction a sweep
+// (q's directions mapped by tangent_basis).
+TEST_P(Derivatives, AgreeWithAdolcForwardMode) {
+    double worst = 0;
+    for (int s = 0; s < 3; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        const int nq = model.nq, nv = model.nv;
+        for (const bool forward : {false, true}) {
+            VecX<double> x0(nq + 2 * nv);
+            x0 << x.q, x.qd, forward ? x.tau : x.qdd;
+            const test::TaylorTape tape(5, x0, [&](const AVec& in) {
+                const AVec q = in.head(nq), qd = in.segment(nq, nv), third = in.tail(nv);
+                return forward ? aba<adouble>(model, q, qd, third, x.gravity.cast<adouble>())
+                               : rnea<adouble>(model, q, qd, third, x.gravity.cast<adouble>());
+            });
+            const MatX<double> T = tangent_basis(model, x.q);
+            MatX<double> dq(nv, nv), dv(nv, nv);
+            for (int k = 0; k < 2 * nv; ++k) {
+                Eigen::MatrixXd X = Eigen::MatrixXd::Zero(nq + 2 * nv, 2);
+                X.col(0) = x0;
+                if (k < nv) X.col(1).head(nq) = T.col(k);
+                else X(nq + k - nv, 1) = 1;
+                (k < nv ? dq.col(k) : dv.col(k - nv)) = tape.forward_taylor(X).col(1);
+            }
+            if (forward) {
+                const AbaDerivatives<double> d = aba_derivatives<double>(model, x.q, x.qd, x.tau, x.gravity);
+                worst = std::max({worst, test::rel_err(d.dqdd_dq, dq), test::rel_err(d.dqdd_dqd, dv)});
+            } else {
+                const RneaDerivatives<double> d = rnea_derivatives<double>(model, x.q, x.qd, x.qdd, x.gravity);
+                worst = std::max({worst, test::rel_err(d.dtau_dq, dq), test::rel_err(d.dtau_dqd, dv)});
+            }
+        }
+    }
+    EXPECT_LT(worst, 1e-10);
+    std::cout << GetParam().label() << ": derivatives against ADOL-C forward mode, worst relative error " << worst << "\n";
+}
+
+// ∂q̈/∂τ H = 1 and ∂q̈/∂q = −H⁻¹ ∂τ/∂q at q̈ = ABA(q, q̇, τ), H from the CRBA and q̈ from ABA.
+TEST_P(Derivatives, ForwardAndInverseDerivativesAreTied) {
+    double worst = 0;
+    for (int s = 0; s < kStates; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        const AbaDerivatives<double> d = aba_derivatives<double>(model, x.q, x.qd, x.tau, x.gravity);
+        const MatX<double> H = crba<double>(model, x.q);
+        const VecX<double> qdd = aba<double>(model, x.q, x.qd, x.tau, x.gravity);
+        const RneaDerivatives<double> id = rnea_derivatives<double>(model, x.q, x.qd, qdd, x.gravity);
+        worst = std::max({worst, test::rel_err(d.Minv * H, MatX<double>::Identity(model.nv, model.nv)),
+                          test::rel_err(H * d.dqdd_dq, -id.dtau_dq), test::rel_err(H * d.dqdd_dqd, -id.dtau_dqd)});
+    }
+    EXPECT_LT(worst, 1e-10);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllModels, Derivatives, ::testing::ValuesIn(test::all_models()), test::case_name);
+
+// Branch-induced zeros are never computed: in the traced kernel, ∂τ_i/∂q_j and ∂τ_i/∂q̇_j are the
+// constant 0 exactly where joints i and j are not on one path to the root, and computed elsewhere.
+TEST(DerivativeKernels, BranchInducedZerosAreNeverComputed) {
+    const Model model = load_urdf(test::project_model("humanoid30.urdf"), {true});
+    const Kernel k = trace_kernel(model, kernel_spec("rnea_derivatives"));
+    const std::vector<std::vector<bool>> path = jsim_pattern(expanded_parent(model));
+    long zeros = 0, computed_on_path = 0;
+    for (int o = 0; o < 2; ++o)
+        for (int i = 0; i < model.nv; ++i)
+            for (int j = 0; j < model.nv; ++j) {
+                const int node = k.output_nodes[o][i * model.nv + j];
+                const bool computed = k.graph->node(node).op != sym::Op::Const;
+                if (path[std::max(i, j)][std::min(i, j)]) {
+                    computed_on_path += computed;
+                    continue;
+                }
+                EXPECT_TRUE(k.graph->is_const(node, 0)) << "output " << o << " row " << i << " column " << j;
+                ++zeros;
+            }
+    EXPECT_GT(zeros, model.nv * model.nv / 2);  // the humanoid's branches: a third of both matrices
+    // on a path, every entry but ∂τ/∂(base position), which nothing depends on, and the entries of
+    // ∂τ/∂q̇ the tree makes zero, is computed
+    EXPECT_GT(computed_on_path, jsim_nonzeros(expanded_parent(model)));
+}
+
+// A floating body alone, at rest, its centre of mass at c: τ = (m c × a, m a) with a = Rᵀ (−g) the
+// acceleration of its frame in its own coordinates. Turning it to R exp(δω) turns a to exp(−δω) a,
+// so ∂a/∂δω_k = −e_k × a = a × e_k; moving it (δv) changes nothing.
+TEST(DerivativeKernels, FloatingBaseConventionByHand) {
+    const test::TempFile urdf("floating_body.urdf", R"(<robot name="b"><link name="body"><inertial>
+        <origin xyz="0.1 -0.2 0.3"/><mass value="2"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.2" iyz="0" izz="0.3"/>
+        </inertial></link></robot>)");
+    const Model model = load_urdf(urdf.str(), {true});
+    ASSERT_EQ(model.nv, 6);
+    VecX<double> q(7);
+    const Eigen::Quaterniond Q(Eigen::AngleAxisd(0.7, Vec3<double>(1, 2, -0.5).normalized()));
+    q << 0.3, -1, 2, Q.x(), Q.y(), Q.z(), Q.w();
+    const Vec3<double> g(0, 0, -9.81), c(0.1, -0.2, 0.3);
+    const double mass = 2;
+    const Vec3<double> a = Q.toRotationMatrix().transpose() * -g;
+    const VecX<double> zero = VecX<double>::Zero(6);
+    const RneaDerivatives<double> d = rnea_derivatives<double>(model, q, zero, zero, g);
+    const MatX<double> expected_dq = [&] {
+        MatX<double> e = MatX<double>::Zero(6, 6);
+        for (int k = 0; k < 3; ++k) {
+            const Vec3<double> da = a.cross(Vec3<double>::Unit(k));
+            e.block<3, 1>(0, k) = mass * c.cross(da);
+            e.block<3, 1>(3, k) = mass * da;
+        }
+        return e;
+    }();
+    EXPECT_LT(test::rel_err(d.dtau_dq, expected_dq), 1e-14) << d.dtau_dq << "\n\n" << expected_dq;
+    EXPECT_LT(d.dtau_dqd.cwiseAbs().maxCoeff(), 1e-14);  // at rest, no velocity term
+}
+
+}  // namespace
+}  // namespace rbdgen
