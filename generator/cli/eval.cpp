@@ -1,6 +1,8 @@
 // rbdgen eval ROBOT.urdf [--floating-base] [--strict-inertia] --state STATE.json: the reference algorithms at one state,
 // as JSON (format in README.md; every generated robot's eval driver prints the same).
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <iostream>
 
 #include "algorithms/rnea.hpp"
@@ -64,7 +66,8 @@ EvalResult::Form form_of(JsonForm f) {
 
 // Every kernel a state gives the inputs of (KernelSpec::evaluated), by the reference algorithms:
 // the kernels, then the problems' (their fused kernels).
-EvalResults evaluate(const Model& model, const State& s, const std::vector<std::string>& problems, int ncmtm_order) {
+EvalResults evaluate(const Model& model, const State& s, const std::vector<std::string>& problems, int ncmtm_order,
+                     const std::vector<std::string>& on_request) {
     EvalResults r;
     r.fd_error = forward_dynamics_refusal(model);
     // rnea, aba and fd_crba_ltdl take the state's external wrenches, if it gives any
@@ -83,6 +86,7 @@ EvalResults evaluate(const Model& model, const State& s, const std::vector<std::
     }
     for (const KernelSpec& k : specs) {
         if (!k.evaluated() || (k.forward_dynamics && !r.fd_error.empty())) continue;
+        if (k.on_request && std::find(on_request.begin(), on_request.end(), k.name) == on_request.end()) continue;
         Arrays<double> in;
         for (const ArraySpec& a : k.inputs) in.push_back(state_array(s, a, model));
         const Arrays<double> out = k.reference(model, in);
@@ -109,14 +113,21 @@ void add_eval_command(CLI::App& app, std::ostream& out) {
                   "also solve a problem on Nori's sparse system by the static-pivot LU and print its unknowns: id, fd or "
                   "FILE.yaml (measurements from the state's \"measurements\"); repeatable")
         ->type_name("id|fd|FILE")->allow_extra_args(false);
+    auto kernels = std::make_shared<std::vector<std::string>>();
+    std::string on_request;
+    for (const std::string& k : kernel_names(true)) on_request += (on_request.empty() ? "" : ",") + k;
+    c->add_option("--kernels", *kernels, "also run kernels emitted only when named (" + on_request + "), comma-separated; "
+                                         "those the state gives the inputs of are printed")
+        ->delimiter(',')->type_name("LIST")->allow_extra_args(false);
     CLI::Option* ncmtm = c->add_option("--ncmtm-order", *order,
                   "also run the N-CMTM kernels of order N (1 to " + std::to_string(kMaxNcmtmOrder) + "): ncmtm_fk and cornea, "
                   "from the state's \"motion\" (q and its N + 1 derivatives a joint)")->type_name("N");
-    c->callback([args, state, problems, order, ncmtm, &out] {
+    c->callback([args, state, problems, order, ncmtm, kernels, &out] {
+        for (const std::string& k : *kernels) kernel_spec(k);  // an unknown kernel, before reading anything
         const Model model = load_model(*args);
         const Layout layout = model_layout(model);
         if (ncmtm->count()) ncmtm_kernel_specs(model, *order);  // an order out of range, before reading the state
-        const EvalResults result = evaluate(model, read_state(layout, *state), *problems, *order);
+        const EvalResults result = evaluate(model, read_state(layout, *state), *problems, *order, *kernels);
         if (!result.fd_error.empty()) std::cerr << "rbdgen: forward dynamics refused: " << result.fd_error << "\n";
         out << eval_json(layout, result).dump(2) << "\n";
     });

@@ -94,7 +94,8 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     std::string on_request;
     for (const std::string& k : kernel_names(true)) on_request += (on_request.empty() ? "" : ",") + k;
     c->add_option("--kernels", a->kernels, "comma-separated kernels to emit (default: all of " + list + "); also " + on_request +
-                                               ", emitted only when named")->delimiter(',')->type_name("LIST")->allow_extra_args(false);
+                                               ", emitted only when named (large: NV x NV outputs, the derivatives 6 to 20 times rnea's operations, "
+                                               "README \"Derivatives\")")->delimiter(',')->type_name("LIST")->allow_extra_args(false);
     c->add_option("--external-forces", a->external_forces,
                   "comma-separated links (all: every body's own link) whose external wrench rnea, aba and fd_crba_ltdl take "
                   "as input f_ext, a row of 6 a link: [torque; force] in the link's URDF frame, about its origin; a link "

@@ -70,14 +70,19 @@ struct Emitted {
     std::optional<sym::OpCounts> ops_folded;   // with f_ext or pi as inputs: the same kernel's ops with them folded
     std::optional<CompactKernel> compact;      // emitted compact: the single-state entry point's form
     // Emitted compact with LTDL's loops (emit/ltdl_loops.hpp): the operations they execute, and
-    // fd_crba_ltdl's head before them (emitted straight or compact like any kernel).
+    // fd_crba_ltdl's and aba_derivatives' head before them and aba_derivatives' tail between them
+    // (emitted straight or compact like any kernel).
     std::optional<sym::OpCounts> loop_ops;
-    std::shared_ptr<Emitted> head;
-    // What the emitted code computes: the trace's operations, or the head's and the loops'.
+    std::shared_ptr<Emitted> head, tail;
+    // What the emitted code computes: the trace's operations, or the head's, the tail's and the loops'.
     sym::OpCounts ops() const {
         if (!loop_ops) return kernel.ops();
-        sym::OpCounts n = head ? head->ops() : sym::OpCounts{};
-        n.add += loop_ops->add, n.mul += loop_ops->mul, n.div += loop_ops->div;
+        sym::OpCounts n = *loop_ops;
+        for (const auto& part : {head, tail})
+            if (part) {
+                const sym::OpCounts p = part->ops();
+                n.add += p.add, n.mul += p.mul, n.div += p.div, n.sqrt += p.sqrt, n.sin += p.sin, n.cos += p.cos;
+            }
         return n;
     }
 };
@@ -90,9 +95,13 @@ struct Function {
 Function function_of(const Context& c, const Emitted& e, const EmitOptions& options, const std::string& prefix) {
     if (e.refused) return {"", nan_body(e.kernel, options.batch)};
     if (e.loop_ops) {
-        const Function head = e.head ? function_of(c, *e.head, options, prefix + "head_") : Function{};
-        const LoopFunction f = ltdl_loop_function(c.model, e.kernel, e.head ? &e.head->kernel : nullptr, head.definitions, head.body,
-                                                  options, prefix, c.o.keep_divisions);
+        const auto part = [&](const std::shared_ptr<Emitted>& x, const std::string& name) {
+            if (!x) return LoopPart{};
+            const Function f = function_of(c, *x, options, prefix + name);
+            return LoopPart{&x->kernel, f.definitions, f.body};
+        };
+        const LoopFunction f = ltdl_loop_function(c.model, e.kernel, part(e.head, "head_"), part(e.tail, "tail_"), options, prefix,
+                                                  c.o.keep_divisions);
         return {f.definitions, f.body};
     }
     if (!e.compact) return {"", kernel_body(e.kernel, options)};
@@ -120,6 +129,8 @@ std::string kernel_source(const Context& c, const Emitted& e) {
         return x.compact ? fmt::format("{} ({} steps, {} functions)", compact, x.compact->calls, x.compact->functions) : std::string("straight-line");
     };
     args.push_back(fmt::arg("emission", !e.loop_ops ? emission(e)
+                                        : e.tail    ? emission(*e.head) + ", then LTDL and its solve as loops, " + emission(*e.tail) +
+                                                              ", the columns' solves as loops"
                                         : e.head    ? emission(*e.head) + ", then LTDL and its solve as loops"
                                                     : compact + " (LTDL's loops)"));
     std::string text = fill("kernel.cpp.in", args);
@@ -763,15 +774,19 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
                 if (loops && e.compact) e.kernel = trace_kernel(model, spec, o.max_operations, o.keep_divisions), e.compact.reset();
             }
             if (loops) {
-                e.loop_ops = ltdl_loop_ops(model, spec.ltdl_loops, o.keep_divisions);
-                if (spec.head) {
-                    e.head = std::make_shared<Emitted>();
-                    e.head->kernel = trace_kernel(model, *spec.head, o.max_operations, o.keep_divisions);
-                    if (compact_wanted(e.head->kernel)) make_compact(*spec.head, *e.head);
-                    // auto: the loops only after a compact head; a small kernel is faster unrolled
-                    // (arm7's fd_crba_ltdl: 402 ns straight-line, 569 ns with the loops after its straight head)
-                    if (o.emission == "auto" && !e.head->compact) e.loop_ops.reset(), e.head.reset();
-                }
+                const auto part = [&](const KernelSpec& s) {
+                    auto x = std::make_shared<Emitted>();
+                    x->kernel = trace_kernel(model, s, o.max_operations, o.keep_divisions);
+                    if (compact_wanted(x->kernel)) make_compact(s, *x);
+                    return x;
+                };
+                if (spec.head) e.head = part(*spec.head);
+                if (spec.tail) e.tail = part(*spec.tail);
+                e.loop_ops = ltdl_loop_ops(model, spec.ltdl_loops, o.keep_divisions, e.tail ? &e.tail->kernel : nullptr);
+                // auto: fd_crba_ltdl's loops only after a compact head; a small kernel is faster unrolled
+                // (arm7's fd_crba_ltdl: 402 ns straight-line, 569 ns with the loops after its straight head);
+                // aba_derivatives' always (compiled unrolled, talos's takes 384 s and 7.7 GB at -Os)
+                if (o.emission == "auto" && e.head && !e.head->compact && !e.tail) e.loop_ops.reset(), e.head.reset();
             }
         }
         // what run-time wrenches and parameters cost: the kernel's operations with everything folded

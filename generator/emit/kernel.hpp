@@ -69,9 +69,13 @@ struct KernelSpec {
     // (emit/ltdl_loops.hpp): Factor reads H and writes LD, Solve reads LD and b and writes x, and
     // FactorAndSolve runs `head` (the kernel's inputs to H's nonzeros in ltdl_rows order and the bias
     // forces C, traced and emitted like any kernel), τ − C, and both, leaving q̈ in its output.
-    enum class LtdlLoops { None, Factor, Solve, FactorAndSolve };
+    // Derivatives runs the same to a q̈ of its own, then `tail` (the kernel's inputs with that q̈ in
+    // place of τ, to ∂τ/∂q and ∂τ/∂q̇ written into its first two outputs), and solves with the factors
+    // every column of them that is not zero, negated, and the unit columns into its third output
+    // (H⁻¹): aba_derivatives.
+    enum class LtdlLoops { None, Factor, Solve, FactorAndSolve, Derivatives };
     LtdlLoops ltdl_loops = LtdlLoops::None;
-    std::shared_ptr<const KernelSpec> head;
+    std::shared_ptr<const KernelSpec> head, tail;
     // The algorithm on the two scalars: the reference (double) and the tracer (symbolic).
     std::function<Arrays<double>(const Model&, const Arrays<double>&)> reference;
     std::function<Arrays<sym::Expr>(const Model&, const Arrays<sym::Expr>&)> trace;

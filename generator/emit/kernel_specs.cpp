@@ -186,6 +186,27 @@ template <class S> void put_pose(const Transform<S>& X_0, S* out) {  // R (link 
     for (int r = 0; r < 3; ++r) out[9 + r] = X_0.r[r];
 }
 
+// fd_crba_ltdl's head, and aba_derivatives': H's nonzeros (ltdl_rows order) and the bias forces C.
+KernelSpec ltdl_head(const RunTime& run_time, const std::vector<ArraySpec>& inputs) {
+    return spec("fd_crba_ltdl_head",
+        "H's nonzeros (ltdl_rows order) and the bias forces C, for the loops of LTDL and its solve.", inputs,
+        {{"H", "H's lower triangle, row by row, a row its diagonal and then its ancestors", ltdl_nonzeros},
+         {"qdd", "C, the bias forces", nv}},
+        [run_time](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            const auto f_ext = run_time.body_wrenches(m, x);
+            const auto I = run_time.body_inertias(m, x);
+            RneaBodies<S> bodies;
+            const JointSpaceSystem<S> s = joint_space_system<S>(m, x[0], x[1], vec3(x[3]), pointer(f_ext), &bodies, pointer(I));
+            label(m, bodies);
+            const LtdlRows rows = ltdl_rows(expanded_parent(m));
+            VecX<S> H(rows.col.size());
+            for (int k = 0; k < m.nv; ++k)
+                for (int e = rows.off[k]; e < rows.off[k + 1]; ++e) H[e] = s.H(k, rows.col[e]);
+            return std::vector{H, s.C};
+        });
+}
+
 std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<LinkFrame>& frames) {
     // rnea, aba and fd_crba_ltdl take the wrenches, the kernels of the dynamics the payload
     const auto with_wrenches = [&run_time](std::vector<ArraySpec> inputs) { return run_time.inputs(std::move(inputs), true); };
@@ -276,23 +297,7 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
             return labelled<RneaBodies<S>>(m, [&](auto* b) { return fd_crba_ltdl<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), b, pointer(I)); });
         }, true));
     k.back().ltdl_loops = KernelSpec::LtdlLoops::FactorAndSolve;
-    k.back().head = std::make_shared<const KernelSpec>(spec("fd_crba_ltdl_head",
-        "H's nonzeros (ltdl_rows order) and the bias forces C of fd_crba_ltdl, for its loops.", k.back().inputs,
-        {{"H", "H's lower triangle, row by row, a row its diagonal and then its ancestors", ltdl_nonzeros},
-         {"qdd", "C, the bias forces", nv}},
-        [run_time](const Model& m, const auto& x) {
-            using S = ScalarOf<std::decay_t<decltype(x)>>;
-            const auto f_ext = run_time.body_wrenches(m, x);
-            const auto I = run_time.body_inertias(m, x);
-            RneaBodies<S> bodies;
-            const JointSpaceSystem<S> s = joint_space_system<S>(m, x[0], x[1], vec3(x[3]), pointer(f_ext), &bodies, pointer(I));
-            label(m, bodies);
-            const LtdlRows rows = ltdl_rows(expanded_parent(m));
-            VecX<S> H(rows.col.size());
-            for (int k = 0; k < m.nv; ++k)
-                for (int e = rows.off[k]; e < rows.off[k + 1]; ++e) H[e] = s.H(k, rows.col[e]);
-            return std::vector{H, s.C};
-        }));
+    k.back().head = std::make_shared<const KernelSpec>(ltdl_head(run_time, k.back().inputs));
     k.push_back(spec("aba", "Forward dynamics by the articulated-body algorithm: qdd = FD(q, qd, tau).",
         with_wrenches({q_in(), qd_in(), tau_in(), gravity_in()}), {joint_vector_out("qdd", "joint accelerations")},
         [run_time](const Model& m, const auto& x) {
@@ -327,6 +332,7 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
             return std::vector{row_major(d.dtau_dq), row_major(d.dtau_dqd)};
         });
     rnea_derivatives_spec.on_request = true;
+    const auto tail = std::make_shared<const KernelSpec>(rnea_derivatives_spec);
     k.push_back(std::move(rnea_derivatives_spec));
     KernelSpec aba_derivatives_spec = spec("aba_derivatives",
         "Derivatives of forward dynamics at qdd = FD(q, qd, tau): dqdd/dq = -H^-1 dtau/dq, dqdd/dqd = -H^-1 dtau/dqd "
@@ -341,6 +347,9 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
             return std::vector{row_major(d.dqdd_dq), row_major(d.dqdd_dqd), row_major(d.Minv)};
         }, true);
     aba_derivatives_spec.on_request = true;
+    aba_derivatives_spec.ltdl_loops = KernelSpec::LtdlLoops::Derivatives;
+    aba_derivatives_spec.head = std::make_shared<const KernelSpec>(ltdl_head(run_time, aba_derivatives_spec.inputs));
+    aba_derivatives_spec.tail = tail;
     k.push_back(std::move(aba_derivatives_spec));
     // The regressor, on request (CMake reads the default kernels from `k.push_back(spec(`)
     KernelSpec regressor_spec = spec("regressor",

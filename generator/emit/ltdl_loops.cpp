@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "algorithms/ltdl.hpp"
 #include "model/topology.hpp"
 
@@ -17,12 +19,39 @@ std::string table(const std::string& type, const std::string& name, const std::v
     return t + "};\n";
 }
 
+// The columns of the tail's outputs (∂τ/∂q, then ∂τ/∂q̇) that are not all zero, numbered across both:
+// ∂τ/∂(a floating base's position) is (gravity does not care where the robot stands).
+std::vector<int> nonzero_columns(const Kernel& tail, int n) {
+    std::vector<int> columns;
+    for (int o = 0; o < 2; ++o)
+        for (int c = 0; c < n; ++c)
+            for (int r = 0; r < n; ++r)
+                if (!tail.graph->is_const(tail.output_nodes[o][r * n + c], 0)) {
+                    columns.push_back(o * n + c);
+                    break;
+                }
+    return columns;
+}
+
+// The call of a head or tail: sin_q and cos_q first for an `_sc` entry point, then its inputs by the
+// kernel's names for them (its unnamed ones as nullptr), then `outputs`.
+std::string call(const std::string& function, const Kernel& part, bool sc, const std::string& outputs) {
+    std::string arguments = sc ? "sin_q, cos_q, " : "";
+    const std::vector<bool> named = arrays_named(part);
+    for (size_t i = 0; i < part.inputs.size(); ++i) arguments += (named[i] ? part.inputs[i].name : "nullptr") + ", ";
+    return fmt::format("    {}({}{});", function, arguments, outputs);
+}
+
 }  // namespace
 
-sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions) {
+sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions, const Kernel* tail) {
     const LtdlRows rows = ltdl_rows(expanded_parent(model));
     sym::OpCounts n;
-    if (loops == Loops::FactorAndSolve) n.add += model.nv;  // τ − C
+    if (loops == Loops::FactorAndSolve || loops == Loops::Derivatives) n.add += model.nv;  // τ − C
+    // aba_derivatives: as many solves more as columns, each negated
+    const long columns = loops == Loops::Derivatives ? static_cast<long>(nonzero_columns(*tail, model.nv).size()) : 0;
+    const long solves = 1 + columns + (loops == Loops::Derivatives ? model.nv : 0);
+    n.add += columns * model.nv;
     for (int k = 0; k < model.nv; ++k) {
         const long d = rows.off[k + 1] - rows.off[k];
         if (loops != Loops::Solve) {  // rbdgen_ltdl's row k
@@ -31,14 +60,13 @@ sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions
             n.mul += (reciprocal ? d - 1 : 0) + d * (d - 1) / 2;
             n.add += d * (d - 1) / 2;
         }
-        if (loops != Loops::Factor) n.mul += 2 * (d - 1), n.add += 2 * (d - 1), n.div += 1;  // rbdgen_ltdl_solve's
+        if (loops != Loops::Factor) n.mul += solves * 2 * (d - 1), n.add += solves * 2 * (d - 1), n.div += solves;  // rbdgen_ltdl_solve's
     }
     return n;
 }
 
-LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const Kernel* head, const std::string& head_definitions,
-                                const std::string& head_body, const EmitOptions& options, const std::string& prefix,
-                                bool keep_divisions) {
+LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopPart& head, const LoopPart& tail,
+                                const EmitOptions& options, const std::string& prefix, bool keep_divisions) {
     const Loops loops = k.spec->ltdl_loops;
     const LtdlRows rows = ltdl_rows(expanded_parent(model));
     const int n = model.nv, nnz = static_cast<int>(rows.col.size());
@@ -54,7 +82,7 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const Kerne
     f.definitions = "// LTDL's rows (rbdgen_ltdl in rbdgen_runtime.hpp): row k is entries off[k] to off[k + 1] - 1, "
                     "a row its diagonal and then its ancestors\n" +
                     table(index, prefix + "off", rows.off) + table(index, prefix + "col", rows.col) +
-                    (loops == Loops::FactorAndSolve ? "" : table(index, prefix + "at", at));
+                    (loops == Loops::FactorAndSolve || loops == Loops::Derivatives ? "" : table(index, prefix + "at", at));
     const std::string tables = fmt::format("{0}off, {0}col, static_cast<const {2}*>(nullptr), {1}", prefix, n, index);
     const std::string factor = fmt::format("    rbdgen_ltdl<{}, {}, {}, true>(", type, index, keep_divisions ? "false" : "true");
     const std::string solve = fmt::format("    rbdgen_ltdl_solve<{}, {}, true>(", type, index);
@@ -69,16 +97,41 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const Kerne
             f.body = fmt::format("    for (int i = 0; i < {}; ++i) x[i] = b[i];\n", n) +
                      fmt::format("    rbdgen_ltdl_solve<{}, {}, false>(LD, {}off, {}col, {}at, {}, x);\n", type, index, prefix, prefix, prefix, n);
             break;
-        case Loops::FactorAndSolve: {
+        case Loops::FactorAndSolve:
+        case Loops::Derivatives: {
             const bool sc = options.precomputed_trig;
-            std::string arguments = sc ? "sin_q, cos_q, " : "";
-            const std::vector<bool> named = arrays_named(*head);
-            for (size_t i = 0; i < head->inputs.size(); ++i) arguments += (named[i] ? head->inputs[i].name : "nullptr") + ", ";
-            f.definitions += head_definitions + fmt::format("static void {}head({}) noexcept {{\n{}}}\n\n", prefix,
-                                                            kernel_parameters(*head, sc, options.batch), head_body);
-            f.body = rows_array + fmt::format("    {}head({}A, qdd);  // H's rows, and C in qdd\n", prefix, arguments) +
+            const std::string parameters = kernel_parameters(*head.kernel, sc, options.batch);
+            f.definitions += head.definitions + fmt::format("static void {}head({}) noexcept {{\n{}}}\n\n", prefix, parameters, head.body);
+            const bool derivatives = loops == Loops::Derivatives;
+            f.body = rows_array + (derivatives ? fmt::format("    {} qdd[{}];\n", type, n) : "") +
+                     call(prefix + "head", *head.kernel, sc, "A, qdd") + "  // H's rows, and C in qdd\n" +
                      fmt::format("    for (int i = 0; i < {}; ++i) qdd[i] = tau[i] - qdd[i];\n", n) + factor + "A, " + tables +
                      ");\n" + solve + "A, " + tables + ", qdd);\n";
+            if (!derivatives) break;
+            // dτ/dq and dτ/dq̇ at q̈ into the outputs, then each nonzero column solved in place, negated: −H⁻¹ dτ
+            f.definitions += tail.definitions + fmt::format("static void {}tail({}) noexcept {{\n{}}}\n\n", prefix,
+                                                            kernel_parameters(*tail.kernel, sc, options.batch), tail.body);
+            const std::vector<int> columns = nonzero_columns(*tail.kernel, n);
+            f.definitions += "// the columns of dtau/dq, then of dtau/dqd (numbered from NV on), that are not zero\n" +
+                             table(index, prefix + "columns", columns.empty() ? std::vector<int>{0} : columns);
+            const std::string& dq = k.outputs[0].name, &dqd = k.outputs[1].name, &dtau = k.outputs[2].name;
+            f.body += call(prefix + "tail", *tail.kernel, sc, dq + ", " + dqd) + "  // dtau/dq and dtau/dqd at qdd\n" +
+                      fmt::format("    {} x[{}];\n", type, n);
+            if (!columns.empty())
+                f.body += fmt::format("    for (int k = 0; k < {}; ++k) {{\n", columns.size()) +
+                          fmt::format("        {}* out = {}columns[k] < {} ? {} : {};\n", type, prefix, n, dq, dqd) +
+                          fmt::format("        const int c = {}columns[k] % {};\n", prefix, n) +
+                          fmt::format("        for (int i = 0; i < {}; ++i) x[i] = -out[i * {} + c];\n", n, n) + "    " + solve +
+                          "A, " + tables + ", x);\n" + fmt::format("        for (int i = 0; i < {}; ++i) out[i * {} + c] = x[i];\n", n, n) +
+                          "    }\n";
+            for (const std::string& out : {dq, dqd})  // the zero columns
+                for (int c = 0; c < n; ++c)
+                    if (std::find(columns.begin(), columns.end(), (out == dq ? 0 : n) + c) == columns.end())
+                        f.body += fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {} + {}] = {}{{}};\n", n, out, n, c, type);
+            f.body += fmt::format("    for (int c = 0; c < {}; ++c) {{  // H^-1, a unit column at a time\n", n) +
+                      fmt::format("        for (int i = 0; i < {}; ++i) x[i] = {}{{}};\n", n, type) +
+                      fmt::format("        x[c] = {}{{}} + 1;\n", type) + "    " + solve + "A, " + tables + ", x);\n" +
+                      fmt::format("        for (int i = 0; i < {}; ++i) {}[i * {} + c] = x[i];\n", n, dtau, n) + "    }\n";
             break;
         }
         case Loops::None: break;

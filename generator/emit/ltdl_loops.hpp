@@ -13,16 +13,22 @@
 namespace rbdgen {
 
 // The operations the loops execute (no zero is folded: H's nonzeros are all run-time values): for
-// fd_crba_ltdl, τ − C and the loops, to add to its head's.
-sym::OpCounts ltdl_loop_ops(const Model& model, KernelSpec::LtdlLoops loops, bool keep_divisions);
+// fd_crba_ltdl, τ − C and the loops, to add to its head's; for aba_derivatives also the solves of the
+// columns, to add to its head's and tail's (`tail`: its trace).
+sym::OpCounts ltdl_loop_ops(const Model& model, KernelSpec::LtdlLoops loops, bool keep_divisions, const Kernel* tail = nullptr);
 
-// Kernel k's definitions (the tables and, for fd_crba_ltdl, its head: `head_definitions` and a
-// function of `head_body`) and its body, named with `prefix`.
+// A kernel the loops call (fd_crba_ltdl's and aba_derivatives' head, aba_derivatives' tail): its trace
+// and its function's definitions and body.
+struct LoopPart {
+    const Kernel* kernel = nullptr;
+    std::string definitions, body;
+};
+// Kernel k's definitions (the tables, and its head's and tail's functions) and its body, named with
+// `prefix`.
 struct LoopFunction {
     std::string definitions, body;
 };
-LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const Kernel* head, const std::string& head_definitions,
-                                const std::string& head_body, const EmitOptions& options, const std::string& prefix,
-                                bool keep_divisions);
+LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopPart& head, const LoopPart& tail,
+                                const EmitOptions& options, const std::string& prefix, bool keep_divisions);
 
 }  // namespace rbdgen

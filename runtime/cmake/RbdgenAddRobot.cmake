@@ -74,8 +74,8 @@ function(_rbdgen_eval_state_library)
   target_link_libraries(rbdgen_eval_state PUBLIC Eigen3::Eigen nlohmann_json::nlohmann_json)
 endfunction()
 
-# RBDGEN_KERNELS: the generator's kernels, read from its kernel specs (rbdgen's generator/CMakeLists.txt,
-# or rbdgenConfig.cmake after install).
+# RBDGEN_KERNELS and RBDGEN_ON_REQUEST_KERNELS: the generator's kernels, by default and only when named,
+# read from its kernel specs (rbdgen's generator/CMakeLists.txt, or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
   cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS" "URDF;SCALAR;NCMTM_ORDER;BATCH;EMISSION" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS" ${ARGN})
@@ -104,10 +104,10 @@ function(rbdgen_add_robot NAME)
   foreach(k ${R_KERNELS})
     if(k IN_LIST ncmtm_all AND DEFINED R_NCMTM_ORDER)
       list(APPEND ncmtm_kernels ${k})
-    elseif((k IN_LIST frame_kernels AND R_FRAMES) OR k STREQUAL "regressor")
+    elseif((k IN_LIST frame_kernels AND R_FRAMES) OR k IN_LIST RBDGEN_ON_REQUEST_KERNELS)
       list(APPEND fixed_kernels ${k})
     elseif(NOT k IN_LIST RBDGEN_KERNELS)
-      message(FATAL_ERROR "rbdgen_add_robot(${NAME}): unknown kernel '${k}'; the kernels are ${RBDGEN_KERNELS} (and ${ncmtm_all} with NCMTM_ORDER)")
+      message(FATAL_ERROR "rbdgen_add_robot(${NAME}): unknown kernel '${k}'; the kernels are ${RBDGEN_KERNELS}, ${RBDGEN_ON_REQUEST_KERNELS} (and ${ncmtm_all} with NCMTM_ORDER)")
     else()
       list(APPEND fixed_kernels ${k})
     endif()
