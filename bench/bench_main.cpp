@@ -69,13 +69,6 @@ struct States {
     }
 };
 
-// Evict the caches: write `bytes` (1 MiB: this machine's L2 of one core; 64 MiB: every cache).
-void flush_caches(std::size_t bytes) {
-    static std::vector<char> junk(64 << 20);
-    for (size_t i = 0; i < bytes; i += 64) junk[i] = static_cast<char>(junk[i] + 1);
-    benchmark::ClobberMemory();
-}
-
 // The conditions each kernel is timed in: a hot loop, or single calls after evicting this much.
 struct Condition {
     const char* suffix;

@@ -30,6 +30,13 @@ public:
     }
 };
 
+// Evict the caches: write `bytes` (1 MiB: this machine's L2 of one core; 64 MiB: every cache).
+inline void flush_caches(std::size_t bytes) {
+    static std::vector<char> junk(64 << 20);
+    for (size_t i = 0; i < bytes; i += 64) junk[i] = static_cast<char>(junk[i] + 1);
+    benchmark::ClobberMemory();
+}
+
 // Google Benchmark's own flags go to it; ours, --out=FILE (where the Markdown tables go), is returned.
 inline std::string initialize(int argc, char** argv) {
     std::string out_file;

@@ -2,6 +2,7 @@
 // and a non-zero exit status from the command. Untidy but valid URDFs load.
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "fuzz/fuzz_commands.hpp"
 #include "test_support.hpp"
@@ -218,6 +219,28 @@ TEST_F(BadInput, MasslessSubtreeAllowsInverseButRefusesForwardDynamics) {
     EXPECT_NE(r.out.find("\"rnea\""), std::string::npos);
     EXPECT_EQ(r.out.find("\"aba\""), std::string::npos);
     EXPECT_NE(r.out.find("joint 'j3' moves only massless links"), std::string::npos) << r.out;
+    // the derivatives likewise: those of inverse dynamics printed, those of forward dynamics refused
+    const test::CommandResult d = test::run("eval " + f + " --kernels rnea_derivatives,aba_derivatives --state " + state);
+    EXPECT_EQ(d.status, 0) << d.out;
+    EXPECT_NE(d.out.find("\"rnea_derivatives\""), std::string::npos) << d.out;
+    EXPECT_EQ(d.out.find("\"aba_derivatives\""), std::string::npos) << d.out;
+    EXPECT_NE(d.out.find("joint 'j3' moves only massless links"), std::string::npos) << d.out;
+    // and emitted returning NaN, which report.json says
+    const fs::path out = dir / "massless_out";
+    const test::CommandResult g = test::run("generate " + f + " --kernels rnea_derivatives,aba_derivatives -o " + out.string());
+    EXPECT_EQ(g.status, 0) << g.out;
+    const nlohmann::json report = nlohmann::json::parse(std::ifstream(out / "report.json"));
+    EXPECT_TRUE(report["kernels"]["aba_derivatives"].contains("refused")) << report["kernels"]["aba_derivatives"];
+    EXPECT_FALSE(report["kernels"]["rnea_derivatives"].contains("refused"));
+}
+
+TEST_F(BadInput, DerivativeKernelsRefuseWhatTheStateCannotGive) {
+    const std::string h = test::project_model("humanoid30.urdf");
+    expect_error("eval --floating-base " + h + " --kernels rnea_derivatives,aba_derivative --state " + write("s.json", "{}"),
+                 {"--kernels", "unknown kernel 'aba_derivative'", "aba_derivatives"});
+    expect_error("eval --floating-base " + h + " --kernels rnea_derivatives --state " +
+                     write("q.json", R"({"base": {"quaternion": [0, 0, 0, 2]}})"),
+                 {"q.json", "'base.quaternion' has norm 2", "unit quaternion"});
 }
 
 TEST_F(BadInput, MimicJointsWarn) {

@@ -10,8 +10,12 @@
 #include "algorithms/rnea.hpp"
 #include "algorithms/rnea_derivatives.hpp"
 #include "emit/kernel.hpp"
+#include "sym/expr.hpp"
+#include "model/prepare.hpp"
 #include "model/topology.hpp"
 #include "test_support.hpp"
+
+#include <unordered_map>
 
 namespace rbdgen {
 namespace {
@@ -190,6 +194,102 @@ TEST(DerivativeKernels, BranchInducedZerosAreNeverComputed) {
     // on a path, every entry but ∂τ/∂(base position), which nothing depends on, and the entries of
     // ∂τ/∂q̇ the tree makes zero, is computed
     EXPECT_GT(computed_on_path, jsim_nonzeros(expanded_parent(model)));
+}
+
+// The other way to derivatives (DESIGN.md): forward-mode differentiation of the traced RNEA, every
+// direction a tangent pass over its graph in Expr arithmetic, so that zero tangents fold away and
+// equal ones are shared, as the emitter would get them. Checked against the analytical derivatives at
+// a state, and its operations counted against rnea_derivatives' trace: the analytical recursions must
+// be the cheaper (they are the default for that reason; README "Derivatives").
+long forward_mode_operations(const Model& model, const test::RandomState& x, const RneaDerivatives<double>& expected) {
+    using sym::Expr;
+    sym::Graph g;
+    sym::Tracing tracing(g);
+    const auto inputs = [](int array, int n) {
+        VecX<Expr> v(n);
+        for (int i = 0; i < n; ++i) v[i] = Expr::input(array, i);
+        return v;
+    };
+    const VecX<Expr> q = inputs(0, model.nq), qd = inputs(1, model.nv), qdd = inputs(2, model.nv);
+    const VecX<Expr> tau = rnea<Expr>(model, q, qd, qdd, x.gravity.cast<Expr>());
+    std::vector<int> outputs;
+    for (int i = 0; i < model.nv; ++i) outputs.push_back(tau[i].id());
+    const std::vector<int> order = g.live(outputs);
+    std::vector<int> derivatives;  // column by column: dτ/dq, then dτ/dq̇
+    for (int d = 0; d < 2 * model.nv; ++d) {
+        std::unordered_map<int, Expr> t;  // a node's tangent; absent: zero
+        const auto seed = [&](const VecX<Expr>& v, int i, const Expr& e) { t[v[i].id()] = e; };
+        if (d >= model.nv) seed(qd, d - model.nv, Expr(1.0));
+        for (const Body& b : model.bodies) {
+            if (d >= model.nv || d < b.v_index || d >= b.v_index + b.joint.nv()) continue;
+            if (b.joint.type != JointType::Floating) {
+                seed(q, b.q_index, Expr(1.0));
+                continue;
+            }
+            const int k = d - b.v_index, iq = b.q_index;
+            const Expr X = q[iq + 3], Y = q[iq + 4], Z = q[iq + 5], W = q[iq + 6];
+            if (k < 3) {  // d(Q ⊗ (e_k / 2, 1)) = Q ⊗ (e_k / 2, 0)
+                const Vec3<Expr> v(X, Y, Z), e = Vec3<Expr>::Unit(k) * Expr(0.5);
+                const Vec3<Expr> dv = e * W + v.cross(e);
+                for (int c = 0; c < 3; ++c) seed(q, iq + 3 + c, dv[c]);
+                seed(q, iq + 6, -v.dot(e));
+            } else {  // R e_k
+                const Expr two(2.0), one(1.0);
+                const Vec3<Expr> columns[3] = {{one - two * (Y * Y + Z * Z), two * (X * Y + Z * W), two * (X * Z - Y * W)},
+                                               {two * (X * Y - Z * W), one - two * (X * X + Z * Z), two * (Y * Z + X * W)},
+                                               {two * (X * Z + Y * W), two * (Y * Z - X * W), one - two * (X * X + Y * Y)}};
+                for (int c = 0; c < 3; ++c) seed(q, iq + c, columns[k - 3][c]);
+            }
+        }
+        for (int id : order) {
+            if (t.count(id)) continue;  // a seed
+            const sym::Node n = g.node(id);
+            const auto tangent = [&](int operand) { return t.count(operand) ? t.at(operand) : Expr(0.0); };
+            const Expr a = n.a >= 0 ? Expr::from_id(n.a) : Expr(0.0), b = n.b >= 0 ? Expr::from_id(n.b) : Expr(0.0);
+            const Expr ta = tangent(n.a >= 0 ? n.a : id), tb = n.b >= 0 ? tangent(n.b) : Expr(0.0);
+            Expr d_id(0.0);
+            switch (n.op) {
+                case sym::Op::Const:
+                case sym::Op::Input: continue;
+                case sym::Op::Add: d_id = ta + tb; break;
+                case sym::Op::Sub: d_id = ta - tb; break;
+                case sym::Op::Mul: d_id = ta * b + a * tb; break;
+                case sym::Op::Div: d_id = (ta - Expr::from_id(id) * tb) / b; break;
+                case sym::Op::Neg: d_id = -ta; break;
+                case sym::Op::Sqrt: d_id = ta * Expr(0.5) / Expr::from_id(id); break;
+                case sym::Op::Sin: d_id = cos(a) * ta; break;
+                case sym::Op::Cos: d_id = -(sin(a) * ta); break;
+            }
+            if (!g.is_const(d_id.id(), 0)) t[id] = d_id;
+        }
+        for (int i = 0; i < model.nv; ++i) derivatives.push_back(t.count(outputs[i]) ? t.at(outputs[i]).id() : Expr(0.0).id());
+    }
+    // the same numbers as the analytical recursions
+    std::vector<std::vector<double>> in{{x.q.data(), x.q.data() + model.nq}, {x.qd.data(), x.qd.data() + model.nv},
+                                        {x.qdd.data(), x.qdd.data() + model.nv}};
+    const std::vector<double> values = g.evaluate(in);
+    MatX<double> dq(model.nv, model.nv), dv(model.nv, model.nv);
+    for (int d = 0; d < 2 * model.nv; ++d)
+        for (int i = 0; i < model.nv; ++i) (d < model.nv ? dq(i, d) : dv(i, d - model.nv)) = values[derivatives[d * model.nv + i]];
+    EXPECT_LT(test::rel_err(dq, expected.dtau_dq), 1e-10);
+    EXPECT_LT(test::rel_err(dv, expected.dtau_dqd), 1e-10);
+    return g.count(derivatives).total();
+}
+
+TEST(DerivativeKernels, AnalyticalRecursionsAreCheaperThanForwardModeOfTheTrace) {
+    std::vector<test::ModelCase> cases{{test::project_model("humanoid30.urdf"), true}};
+    if (test::shared_models_present()) cases.push_back({test::shared_model("talos_full_v2.urdf"), true});
+    std::mt19937_64 rng(1);
+    for (const test::ModelCase& c : cases) {
+        const Model model = prepare_model(test::load(c)).model;  // as the generator traces it
+        const test::RandomState x = test::random_state(model, rng);
+        const long forward = forward_mode_operations(model, x, rnea_derivatives<double>(model, x.q, x.qd, x.qdd, x.gravity));
+        const long analytical = trace_kernel(model, kernel_spec("rnea_derivatives")).ops().total();
+        const long rnea_ops = trace_kernel(model, kernel_spec("rnea")).ops().total();
+        std::cout << c.label() << ": dtau/dq and dtau/dqd in " << analytical << " operations analytically, " << forward
+                  << " by forward mode on the traced RNEA (" << rnea_ops << ")\n";
+        EXPECT_LT(analytical, forward) << c.label();
+    }
 }
 
 // A floating body alone, at rest, its centre of mass at c: τ = (m c × a, m a) with a = Rᵀ (−g) the

@@ -123,7 +123,11 @@ void add_eval_command(CLI::App& app, std::ostream& out) {
                   "also run the N-CMTM kernels of order N (1 to " + std::to_string(kMaxNcmtmOrder) + "): ncmtm_fk and cornea, "
                   "from the state's \"motion\" (q and its N + 1 derivatives a joint)")->type_name("N");
     c->callback([args, state, problems, order, ncmtm, kernels, &out] {
-        for (const std::string& k : *kernels) kernel_spec(k);  // an unknown kernel, before reading anything
+        for (const std::string& k : *kernels) try {  // an unknown kernel, before reading anything
+                kernel_spec(k);
+            } catch (const Error& e) {
+                throw Error(std::string("--kernels: ") + e.what());
+            }
         const Model model = load_model(*args);
         const Layout layout = model_layout(model);
         if (ncmtm->count()) ncmtm_kernel_specs(model, *order);  // an order out of range, before reading the state

@@ -1,12 +1,14 @@
 #include "generated/reference.hpp"
 
 #include "algorithms/aba.hpp"
+#include "algorithms/aba_derivatives.hpp"
 #include "algorithms/crba.hpp"
 #include "algorithms/fd_crba_ltdl.hpp"
 #include "algorithms/forward_kinematics.hpp"
 #include "algorithms/jacobians.hpp"
 #include "algorithms/ltdl.hpp"
 #include "algorithms/rnea.hpp"
+#include "algorithms/rnea_derivatives.hpp"
 #include "model/topology.hpp"
 
 namespace rbdgen::reference {
@@ -43,5 +45,26 @@ std::vector<double> poses(const Model& m, const VecX<double>& q) {
     return out;
 }
 MatX<double> spatial_jacobian(const Model& m, const VecX<double>& q) { return rbdgen::spatial_jacobian<double>(m, q); }
+
+namespace {
+void append_row_major(const MatX<double>& M, std::vector<double>& out) {
+    for (int r = 0; r < M.rows(); ++r)
+        for (int c = 0; c < M.cols(); ++c) out.push_back(M(r, c));
+}
+}  // namespace
+std::vector<double> rnea_derivatives(const Model& m, const VecX<double>& q, const VecX<double>& qd, const VecX<double>& qdd,
+                                     const Vec3<double>& g) {
+    const RneaDerivatives<double> d = rbdgen::rnea_derivatives<double>(m, q, qd, qdd, g);
+    std::vector<double> out;
+    append_row_major(d.dtau_dq, out), append_row_major(d.dtau_dqd, out);
+    return out;
+}
+std::vector<double> aba_derivatives(const Model& m, const VecX<double>& q, const VecX<double>& qd, const VecX<double>& tau,
+                                    const Vec3<double>& g) {
+    const AbaDerivatives<double> d = rbdgen::aba_derivatives<double>(m, q, qd, tau, g);
+    std::vector<double> out;
+    append_row_major(d.dqdd_dq, out), append_row_major(d.dqdd_dqd, out), append_row_major(d.Minv, out);
+    return out;
+}
 
 }  // namespace rbdgen::reference

@@ -17,5 +17,11 @@ VecX<double> aba(const Model& m, const VecX<double>& q, const VecX<double>& qd, 
 VecX<double> fd_crba_ltdl(const Model& m, const VecX<double>& q, const VecX<double>& qd, const VecX<double>& tau, const Vec3<double>& g);
 std::vector<double> poses(const Model& m, const VecX<double>& q);  // 12 per body (URDF link frame): R row-major, p
 MatX<double> spatial_jacobian(const Model& m, const VecX<double>& q);
+// dtau/dq then dtau/dqd, row-major one after the other
+std::vector<double> rnea_derivatives(const Model& m, const VecX<double>& q, const VecX<double>& qd, const VecX<double>& qdd,
+                                     const Vec3<double>& g);
+// dqdd/dq, dqdd/dqd, dqdd/dtau, row-major one after the other
+std::vector<double> aba_derivatives(const Model& m, const VecX<double>& q, const VecX<double>& qd, const VecX<double>& tau,
+                                    const Vec3<double>& g);
 
 }  // namespace rbdgen::reference

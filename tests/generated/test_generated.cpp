@@ -111,6 +111,25 @@ TEST_F(Generated, Rnea) {
     }
 }
 
+#ifdef ROBOT_DERIVATIVES
+// The derivatives of the dynamics (double builds): rnea_derivatives and aba_derivatives, each output
+// after the other against the reference's.
+TEST_F(Generated, Derivatives) {
+    const int n = robot::NV * robot::NV;
+    std::vector<Scalar> out(3 * n);
+    FOR_STATES {
+        draw();
+        robot::rnea_derivatives(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(qdd).data(), to_scalar(g).data(), out.data(),
+                                out.data() + n);
+        check(std::vector<Scalar>(out.begin(), out.begin() + 2 * n), reference::rnea_derivatives(model, q, qd, qdd, g));
+        if (robot::fd_refusal[0]) continue;
+        robot::aba_derivatives(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(tau).data(), to_scalar(g).data(), out.data(),
+                               out.data() + n, out.data() + 2 * n);
+        check(out, reference::aba_derivatives(model, q, qd, tau, g));
+    }
+}
+#endif
+
 // The float error budget of report.json (the generator's own float evaluation of the trace, on its
 // states) predicts what this compiled float build loses on these states: the measured worst
 // ‖Δ‖∞ / ‖y‖∞ of rnea and crba lies within a factor 10 of the budget (above its 99th percentile / 10,
@@ -353,6 +372,10 @@ TEST_F(Generated, BatchedKernelsEqualTheSingleStateKernels) {
         CHECK_BATCH(fd_assemble);
         CHECK_BATCH(fd_factor);
         CHECK_BATCH(fd_solve);
+#ifdef ROBOT_DERIVATIVES
+        CHECK_BATCH(rnea_derivatives);
+        CHECK_BATCH(aba_derivatives);
+#endif
     }
 }
 
