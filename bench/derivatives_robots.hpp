@@ -18,6 +18,9 @@ struct DerivativesRobot {
                              double* dtau_dqd);
     void (*aba_derivatives)(const double* q, const double* qd, const double* tau, const double* g, double* dqdd_dq,
                             double* dqdd_dqd, double* dqdd_dtau);
+    // the same built with -O2 -march=native
+    decltype(rnea_derivatives) rnea_derivatives_native;
+    decltype(aba_derivatives) aba_derivatives_native;
 };
 
 std::vector<DerivativesRobot> derivatives_robots();  // derivatives_robots.cpp, configured by CMake

@@ -1,7 +1,8 @@
 // Derivatives of forward dynamics q̈ = FD(q, q̇, τ) through inverse dynamics (Carpentier and Mansard,
 // RSS 2018, §III-C): ID(q, q̇, FD(q, q̇, τ)) = τ, so at q̈ = FD(q, q̇, τ)
 //   ∂q̈/∂q = −H⁻¹ ∂τ/∂q,   ∂q̈/∂q̇ = −H⁻¹ ∂τ/∂q̇,   ∂q̈/∂τ = H⁻¹,
-// every H⁻¹ one back-substitution with Featherstone's LTDL factors, which never fill in (App. A).
+// every H⁻¹ one back-substitution with Featherstone's LTDL factors, which never fill in (App. A),
+// and H⁻¹ itself from them (ltdl.hpp ltdl_inverse).
 #pragma once
 
 #include "algorithms/fd_crba_ltdl.hpp"
@@ -27,10 +28,8 @@ AbaDerivatives<S> aba_derivatives(const Model& model, const VecX<S>& q, const Ve
     for (int k = 0; k < n; ++k) {
         d.dqdd_dq.col(k) = -ltdl_solve<S>(s.H, lambda, VecX<S>(id.dtau_dq.col(k)));
         d.dqdd_dqd.col(k) = -ltdl_solve<S>(s.H, lambda, VecX<S>(id.dtau_dqd.col(k)));
-        d.Minv.col(k) = ltdl_solve<S>(s.H, lambda, VecX<S>(VecX<S>::Unit(n, k)));
     }
-    for (int c = 0; c < n; ++c)  // H⁻¹ is symmetric: its lower triangle, mirrored
-        for (int r = 0; r < c; ++r) d.Minv(r, c) = d.Minv(c, r);
+    d.Minv = ltdl_inverse<S>(s.H, lambda);
     return d;
 }
 

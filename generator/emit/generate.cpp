@@ -782,7 +782,7 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
                 };
                 if (spec.head) e.head = part(*spec.head);
                 if (spec.tail) e.tail = part(*spec.tail);
-                e.loop_ops = ltdl_loop_ops(model, spec.ltdl_loops, o.keep_divisions, e.tail ? &e.tail->kernel : nullptr);
+                e.loop_ops = ltdl_loop_ops(model, spec.ltdl_loops, o.keep_divisions);
                 // auto: fd_crba_ltdl's loops only after a compact head; a small kernel is faster unrolled
                 // (arm7's fd_crba_ltdl: 402 ns straight-line, 569 ns with the loops after its straight head);
                 // aba_derivatives' always (compiled unrolled, talos's takes 384 s and 7.7 GB at -Os)

@@ -71,8 +71,7 @@ struct KernelSpec {
     // forces C, traced and emitted like any kernel), τ − C, and both, leaving q̈ in its output.
     // Derivatives runs the same to a q̈ of its own, then `tail` (the kernel's inputs with that q̈ in
     // place of τ, to ∂τ/∂q and ∂τ/∂q̇ written into its first two outputs), and solves with the factors
-    // every column of them that is not zero, negated, and the unit columns into its third output
-    // (H⁻¹): aba_derivatives.
+    // all their columns at once, negated, and the identity's into its third output (H⁻¹): aba_derivatives.
     enum class LtdlLoops { None, Factor, Solve, FactorAndSolve, Derivatives };
     LtdlLoops ltdl_loops = LtdlLoops::None;
     std::shared_ptr<const KernelSpec> head, tail;

@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 
 #include "algorithms/ltdl.hpp"
 #include "model/topology.hpp"
@@ -19,20 +18,6 @@ std::string table(const std::string& type, const std::string& name, const std::v
     return t + "};\n";
 }
 
-// The columns of the tail's outputs (∂τ/∂q, then ∂τ/∂q̇) that are not all zero, numbered across both:
-// ∂τ/∂(a floating base's position) is (gravity does not care where the robot stands).
-std::vector<int> nonzero_columns(const Kernel& tail, int n) {
-    std::vector<int> columns;
-    for (int o = 0; o < 2; ++o)
-        for (int c = 0; c < n; ++c)
-            for (int r = 0; r < n; ++r)
-                if (!tail.graph->is_const(tail.output_nodes[o][r * n + c], 0)) {
-                    columns.push_back(o * n + c);
-                    break;
-                }
-    return columns;
-}
-
 // The call of a head or tail: sin_q and cos_q first for an `_sc` entry point, then its inputs by the
 // kernel's names for them (its unnamed ones as nullptr), then `outputs`.
 std::string call(const std::string& function, const Kernel& part, bool sc, const std::string& outputs) {
@@ -44,14 +29,26 @@ std::string call(const std::string& function, const Kernel& part, bool sc, const
 
 }  // namespace
 
-sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions, const Kernel* tail) {
+sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions) {
     const LtdlRows rows = ltdl_rows(expanded_parent(model));
     sym::OpCounts n;
     if (loops == Loops::FactorAndSolve || loops == Loops::Derivatives) n.add += model.nv;  // τ − C
-    // aba_derivatives: as many solves more as columns, each negated
-    const long columns = loops == Loops::Derivatives ? static_cast<long>(nonzero_columns(*tail, model.nv).size()) : 0;
-    const long solves = 1 + columns + (loops == Loops::Derivatives ? model.nv : 0);
-    n.add += columns * model.nv;
+    // aba_derivatives: two solves more of NV columns (rbdgen_ltdl_solve_rows: a reciprocal a row) and H⁻¹
+    // (rbdgen_ltdl_inverse: W = L⁻¹, then over each j's subtree, a reciprocal and the lower triangle)
+    const long columns = loops == Loops::Derivatives ? 2L * model.nv : 0;
+    if (columns) {
+        n.div += 2L * model.nv + model.nv, n.mul += columns * model.nv;
+        const std::vector<int> lambda = expanded_parent(model);
+        for (int k = 0; k < model.nv; ++k) {
+            const long d = rows.off[k + 1] - rows.off[k], m = d * (d - 1) / 2;  // W's row k
+            n.mul += m, n.add += m;
+            long members = 0;  // the subtree of k
+            for (int i = k; i < model.nv; ++i)
+                for (int j = i; j >= k; j = lambda[j])
+                    if (j == k) ++members;
+            n.mul += members + members * (members + 1) / 2, n.add += members * (members + 1) / 2;
+        }
+    }
     for (int k = 0; k < model.nv; ++k) {
         const long d = rows.off[k + 1] - rows.off[k];
         if (loops != Loops::Solve) {  // rbdgen_ltdl's row k
@@ -60,7 +57,7 @@ sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions
             n.mul += (reciprocal ? d - 1 : 0) + d * (d - 1) / 2;
             n.add += d * (d - 1) / 2;
         }
-        if (loops != Loops::Factor) n.mul += solves * 2 * (d - 1), n.add += solves * 2 * (d - 1), n.div += solves;  // rbdgen_ltdl_solve's
+        if (loops != Loops::Factor) n.mul += (1 + columns) * 2 * (d - 1), n.add += (1 + columns) * 2 * (d - 1), n.div += 1;  // the solves
     }
     return n;
 }
@@ -108,30 +105,16 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopP
                      fmt::format("    for (int i = 0; i < {}; ++i) qdd[i] = tau[i] - qdd[i];\n", n) + factor + "A, " + tables +
                      ");\n" + solve + "A, " + tables + ", qdd);\n";
             if (!derivatives) break;
-            // dτ/dq and dτ/dq̇ at q̈ into the outputs, then each nonzero column solved in place, negated: −H⁻¹ dτ
+            // dτ/dq and dτ/dq̇ at q̈ into the outputs, then −H⁻¹ of each in place, and H⁻¹ from the identity
             f.definitions += tail.definitions + fmt::format("static void {}tail({}) noexcept {{\n{}}}\n\n", prefix,
                                                             kernel_parameters(*tail.kernel, sc, options.batch), tail.body);
-            const std::vector<int> columns = nonzero_columns(*tail.kernel, n);
-            f.definitions += "// the columns of dtau/dq, then of dtau/dqd (numbered from NV on), that are not zero\n" +
-                             table(index, prefix + "columns", columns.empty() ? std::vector<int>{0} : columns);
+            const std::string rows = fmt::format("    rbdgen_ltdl_solve_rows<{}, {}, true>(A, {}, ", type, index, tables);
             const std::string& dq = k.outputs[0].name, &dqd = k.outputs[1].name, &dtau = k.outputs[2].name;
             f.body += call(prefix + "tail", *tail.kernel, sc, dq + ", " + dqd) + "  // dtau/dq and dtau/dqd at qdd\n" +
-                      fmt::format("    {} x[{}];\n", type, n);
-            if (!columns.empty())
-                f.body += fmt::format("    for (int k = 0; k < {}; ++k) {{\n", columns.size()) +
-                          fmt::format("        {}* out = {}columns[k] < {} ? {} : {};\n", type, prefix, n, dq, dqd) +
-                          fmt::format("        const int c = {}columns[k] % {};\n", prefix, n) +
-                          fmt::format("        for (int i = 0; i < {}; ++i) x[i] = -out[i * {} + c];\n", n, n) + "    " + solve +
-                          "A, " + tables + ", x);\n" + fmt::format("        for (int i = 0; i < {}; ++i) out[i * {} + c] = x[i];\n", n, n) +
-                          "    }\n";
-            for (const std::string& out : {dq, dqd})  // the zero columns
-                for (int c = 0; c < n; ++c)
-                    if (std::find(columns.begin(), columns.end(), (out == dq ? 0 : n) + c) == columns.end())
-                        f.body += fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {} + {}] = {}{{}};\n", n, out, n, c, type);
-            f.body += fmt::format("    for (int c = 0; c < {}; ++c) {{  // H^-1, a unit column at a time\n", n) +
-                      fmt::format("        for (int i = 0; i < {}; ++i) x[i] = {}{{}};\n", n, type) +
-                      fmt::format("        x[c] = {}{{}} + 1;\n", type) + "    " + solve + "A, " + tables + ", x);\n" +
-                      fmt::format("        for (int i = 0; i < {}; ++i) {}[i * {} + c] = x[i];\n", n, dtau, n) + "    }\n";
+                      rows + dq + fmt::format(", {}, -1);\n", n) + rows + dqd + fmt::format(", {}, -1);\n", n) +
+                      fmt::format("    {0} W[{1}], w[{2}];\n    int member[{2}];\n", type, nnz, n) +
+                      fmt::format("    rbdgen_ltdl_inverse<{}, {}>(A, {}off, {}col, {}, W, w, member, {});  // H^-1\n", type, index,
+                                  prefix, prefix, n, dtau);
             break;
         }
         case Loops::None: break;

@@ -13,9 +13,9 @@
 namespace rbdgen {
 
 // The operations the loops execute (no zero is folded: H's nonzeros are all run-time values): for
-// fd_crba_ltdl, τ − C and the loops, to add to its head's; for aba_derivatives also the solves of the
-// columns, to add to its head's and tail's (`tail`: its trace).
-sym::OpCounts ltdl_loop_ops(const Model& model, KernelSpec::LtdlLoops loops, bool keep_divisions, const Kernel* tail = nullptr);
+// fd_crba_ltdl, τ − C and the loops, to add to its head's; for aba_derivatives also the solves of its
+// three NV x NV outputs, to add to its head's and tail's.
+sym::OpCounts ltdl_loop_ops(const Model& model, KernelSpec::LtdlLoops loops, bool keep_divisions);
 
 // A kernel the loops call (fd_crba_ltdl's and aba_derivatives' head, aba_derivatives' tail): its trace
 // and its function's definitions and body.
