@@ -17,7 +17,9 @@ talos=../shared/models/talos_full_v2.urdf
 build_times=$(mktemp)
 if [ -f "$talos" ]; then
   work=$(mktemp -d)
-  gen=$( { /usr/bin/time -f "%e %M" build-bench/generator/rbdgen generate "$talos" --floating-base -o "$work" --kernels rnea_derivatives,aba_derivatives >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+  /usr/bin/time -f "%e %M" -o "$work/time" build-bench/generator/rbdgen generate "$talos" --floating-base -o "$work" \
+    --kernels rnea_derivatives,aba_derivatives >/dev/null 2>&1
+  gen=$(cat "$work/time")
   {
     echo
     echo "Generation and compile of talos_full_v2's derivative kernels (floating, NV 50; g++ $(g++ -dumpversion), one translation unit at a time, seconds / peak MB / bytes of text as \`size\` counts them): \`rbdgen generate --kernels rnea_derivatives,aba_derivatives\` took $(echo "$gen" | awk '{printf "%s s and %.0f MB", $1, $2 / 1024}')."
@@ -27,7 +29,8 @@ if [ -f "$talos" ]; then
     for k in rnea_derivatives aba_derivatives; do
       row="| $k"
       for o in -Os -O2; do
-        t=$( { /usr/bin/time -f "%e %M" g++ -std=c++17 $o -c "$work/talos_$k.cpp" -I "$work" -o "$work/$k.o"; } 2>&1 | tail -1)
+        /usr/bin/time -f "%e %M" -o "$work/time" g++ -std=c++17 $o -c "$work/talos_$k.cpp" -I "$work" -o "$work/$k.o"
+        t=$(cat "$work/time")
         row="$row | $(echo "$t" | awk '{printf "%s s / %.0f MB", $1, $2 / 1024}') / $(size "$work/$k.o" | awk 'NR==2{print $1}')"
       done
       echo "$row |"
