@@ -24,9 +24,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "algorithms/jcalc.hpp"
+#include "model/topology.hpp"
 
 namespace rbdgen {
 
@@ -55,16 +57,24 @@ template <class S> struct RneaDerivatives {
     MatX<S> dtau_dq, dtau_dqd;  // NV x NV: row i, column j is ∂τ_i/∂q_j (∂τ_i/∂q̇_j)
 };
 
+// What the pair terms take, six numbers each, a DoF (a column s of its joint's S) each: the column's
+// s, u, α, β, the row's Y_i s and B_iᵀ s, and for the rows of its strict ancestors ∂F/∂q and ∂F/∂q̇
+// (zero on a root's DoFs). In this order, a DoF's 48 numbers after the other's (the compact emission's
+// loops read them so: rbdgen_rnea_derivative_pairs in the runtime header).
+enum DerivativeVector { kS, kU, kAlpha, kBeta, kYS, kBS, kdFdq, kdFdqd, kDerivativeVectors };
+template <class S> using DerivativeVectors = std::vector<std::array<Vec6<S>, kDerivativeVectors>>;
+
 template <class S>
-RneaDerivatives<S> rnea_derivatives(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd,
-                                    const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext = nullptr,
-                                    const BodyInertias<S>* inertias = nullptr) {
+DerivativeVectors<S> rnea_derivative_vectors(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd,
+                                             const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext = nullptr,
+                                             const BodyInertias<S>* inertias = nullptr) {
     const int N = model.N();
     std::vector<Transform<S>> X0(N);  // ⁱX_0
-    std::vector<std::vector<Vec6<S>>> s(N), u(N), alpha(N), beta(N);  // a column of joint i each
     std::vector<Vec6<S>> v(N), a(N), F(N);
     std::vector<RigidBodyInertia<S>> Y(N);
     std::vector<InertiaRate<S>> B(N);
+    DerivativeVectors<S> V(model.nv);
+    for (auto& d : V) d.fill(Vec6<S>::Zero());
     const bool one_root = std::count_if(model.bodies.begin(), model.bodies.end(), [](const Body& b) { return b.lambda < 0; }) == 1;
     const Vec6<S> zero = Vec6<S>::Zero();
     Vec6<S> a_0 = spatial<S>(Vec3<S>::Zero(), Vec3<S>(-gravity));  // the world's, in frame 0
@@ -80,45 +90,32 @@ RneaDerivatives<S> rnea_derivatives(const Model& model, const VecX<S>& q, const 
         const Vec6<S>& a_p = p < 0 ? a_0 : a[p];
         Vec6<S> vJ = zero, aJ = zero;
         for (int c = 0; c < b.joint.nv(); ++c) {
-            s[i].push_back(X0[i].inverse_apply(motion_axis(b.joint, c).cast<S>()));
-            vJ += s[i][c] * qd[b.v_index + c];
-            aJ += s[i][c] * qdd[b.v_index + c];
+            const Vec6<S> s = V[b.v_index + c][kS] = X0[i].inverse_apply(motion_axis(b.joint, c).cast<S>());
+            vJ += s * qd[b.v_index + c];
+            aJ += s * qdd[b.v_index + c];
         }
         v[i] = v_p + vJ;
         a[i] = a_p + aJ + crm<S>(v[i], vJ);
         for (int c = 0; c < b.joint.nv(); ++c) {
-            u[i].push_back(crm<S>(v_p, s[i][c]));
-            alpha[i].push_back(crm<S>(a_p, s[i][c]) + crm<S>(v_p, u[i][c]));
-            beta[i].push_back(crm<S>(Vec6<S>(v_p + v[i]), s[i][c]));
+            auto& d = V[b.v_index + c];
+            d[kU] = crm<S>(v_p, d[kS]);
+            d[kAlpha] = crm<S>(a_p, d[kS]) + crm<S>(v_p, d[kU]);
+            d[kBeta] = crm<S>(Vec6<S>(v_p + v[i]), d[kS]);
         }
         Y[i] = body_inertia<S>(model, i, inertias).expressed_in_parent(X0[i]);
         F[i] = Y[i] * a[i] + crf<S>(v[i], Y[i] * v[i]);
         if (f_ext) F[i] -= X0[i].transpose_apply((*f_ext)[i]);
         B[i] = inertia_rate<S>(Y[i], v[i]);
     }
-    RneaDerivatives<S> d{MatX<S>::Zero(model.nv, model.nv), MatX<S>::Zero(model.nv, model.nv)};
     for (int i = N - 1; i >= 0; --i) {  // Y_i, B_i and F_i hold subtree(i) when i's turn comes
         const Step<S> step;
         const Body& b = model.bodies[i];
-        for (int c = 0; c < b.joint.nv(); ++c) {  // row of i, columns of i and its ancestors
-            const Vec6<S> YS = Y[i] * s[i][c], BS = B[i].transpose_times(s[i][c]);
-            for (int j = i; j >= 0; j = model.bodies[j].lambda)
-                for (int k = 0; k < model.bodies[j].joint.nv(); ++k) {
-                    const int row = b.v_index + c, col = model.bodies[j].v_index + k;
-                    d.dtau_dq(row, col) = YS.dot(alpha[j][k]) + BS.dot(u[j][k]);
-                    d.dtau_dqd(row, col) = YS.dot(beta[j][k]) + BS.dot(s[j][k]);
-                }
-        }
-        for (int c = 0; c < b.joint.nv(); ++c) {  // column of i, rows of its strict ancestors
-            if (b.lambda < 0) break;
-            const Vec6<S> dF_dq = crf<S>(s[i][c], F[i]) + Y[i] * alpha[i][c] + B[i] * u[i][c];
-            const Vec6<S> dF_dqd = Y[i] * beta[i][c] + B[i] * s[i][c];
-            for (int j = b.lambda; j >= 0; j = model.bodies[j].lambda)
-                for (int k = 0; k < model.bodies[j].joint.nv(); ++k) {
-                    const int row = model.bodies[j].v_index + k, col = b.v_index + c;
-                    d.dtau_dq(row, col) = s[j][k].dot(dF_dq);
-                    d.dtau_dqd(row, col) = s[j][k].dot(dF_dqd);
-                }
+        for (int c = 0; c < b.joint.nv(); ++c) {
+            auto& d = V[b.v_index + c];
+            d[kYS] = Y[i] * d[kS], d[kBS] = B[i].transpose_times(d[kS]);
+            if (b.lambda < 0) continue;
+            d[kdFdq] = crf<S>(d[kS], F[i]) + Y[i] * d[kAlpha] + B[i] * d[kU];
+            d[kdFdqd] = Y[i] * d[kBeta] + B[i] * d[kS];
         }
         if (b.lambda >= 0) {
             Y[b.lambda] = Y[b.lambda] + Y[i];
@@ -126,7 +123,46 @@ RneaDerivatives<S> rnea_derivatives(const Model& model, const VecX<S>& q, const 
             F[b.lambda] += F[i];
         }
     }
+    return V;
+}
+
+// The pair terms, for each DoF i (row) and each DoF j of its joint or an ancestor's (column):
+// ∂τ_i/∂q_j = (Y S)_iᵀ α_j + (Bᵀ S)_iᵀ u_j, and the same with β_j, s_j for q̇; and for the row j,
+// column i, s_jᵀ ∂F/∂q of i where j's joint is a strict ancestor of i's, or the same form as before
+// with i and j exchanged where they are DoFs of one joint (a floating base). first[k]: the first DoF
+// of k's joint.
+template <class S> RneaDerivatives<S> rnea_derivative_pairs(const Model& model, const DerivativeVectors<S>& V) {
+    const int n = model.nv;
+    std::vector<int> first(n);
+    for (const Body& b : model.bodies)
+        for (int c = 0; c < b.joint.nv(); ++c) first[b.v_index + c] = b.v_index;
+    const std::vector<int> lambda = expanded_parent(model);
+    RneaDerivatives<S> d{MatX<S>::Zero(n, n), MatX<S>::Zero(n, n)};
+    const auto row_terms = [&](int i, int j) {
+        d.dtau_dq(i, j) = V[i][kYS].dot(V[j][kAlpha]) + V[i][kBS].dot(V[j][kU]);
+        d.dtau_dqd(i, j) = V[i][kYS].dot(V[j][kBeta]) + V[i][kBS].dot(V[j][kS]);
+    };
+    for (int i = 0; i < n; ++i) {
+        const Step<S> step;
+        for (int j = i; j >= 0; j = lambda[j]) {
+            row_terms(i, j);
+            if (j == i) continue;
+            if (first[j] == first[i]) {
+                row_terms(j, i);
+                continue;
+            }
+            d.dtau_dq(j, i) = V[j][kS].dot(V[i][kdFdq]);
+            d.dtau_dqd(j, i) = V[j][kS].dot(V[i][kdFdqd]);
+        }
+    }
     return d;
+}
+
+template <class S>
+RneaDerivatives<S> rnea_derivatives(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd,
+                                    const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext = nullptr,
+                                    const BodyInertias<S>* inertias = nullptr) {
+    return rnea_derivative_pairs<S>(model, rnea_derivative_vectors<S>(model, q, qd, qdd, gravity, f_ext, inertias));
 }
 
 }  // namespace rbdgen
