@@ -5,6 +5,8 @@
 #include <fmt/args.h>
 #include <fmt/format.h>
 
+#include <functional>
+
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <cmath>
@@ -131,6 +133,8 @@ std::string kernel_source(const Context& c, const Emitted& e) {
     args.push_back(fmt::arg("emission", !e.loop_ops ? emission(e)
                                         : e.tail    ? emission(*e.head) + ", then LTDL and its solve as loops, " + emission(*e.tail) +
                                                               ", the columns' solves as loops"
+                                        : k.spec->ltdl_loops == KernelSpec::LtdlLoops::DerivativePairs
+                                                    ? emission(*e.head) + ", then the pair terms as loops"
                                         : e.head    ? emission(*e.head) + ", then LTDL and its solve as loops"
                                                     : compact + " (LTDL's loops)"));
     std::string text = fill("kernel.cpp.in", args);
@@ -762,7 +766,10 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
                 x.compact.reset();
             if (x.compact) x.kernel = std::move(neutral);
         };
-        if (!e.refused && compact_wanted(e.kernel)) {
+        // The form of a traced kernel: steps as functions, or LTDL's (and the pair terms') loops with the
+        // head and tail they call, each in a form of its own.
+        std::function<void(const KernelSpec&, Emitted&)> choose_form = [&](const KernelSpec& spec, Emitted& e) {
+            if (e.refused || !compact_wanted(e.kernel)) return;
             // LTDL's loops; under auto, LTDL or its solve alone stays unrolled (compact or straight-line by
             // the rule above) while that fits an instruction cache (the floating humanoid's ltdl: 701 ns
             // compact and unrolled in 18 KB, 900 ns as loops in 0.3 KB, 698 ns straight-line in 37 KB)
@@ -773,22 +780,22 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
                         kInstructionCache;
                 if (loops && e.compact) e.kernel = trace_kernel(model, spec, o.max_operations, o.keep_divisions), e.compact.reset();
             }
-            if (loops) {
-                const auto part = [&](const KernelSpec& s) {
-                    auto x = std::make_shared<Emitted>();
-                    x->kernel = trace_kernel(model, s, o.max_operations, o.keep_divisions);
-                    if (compact_wanted(x->kernel)) make_compact(s, *x);
-                    return x;
-                };
-                if (spec.head) e.head = part(*spec.head);
-                if (spec.tail) e.tail = part(*spec.tail);
-                e.loop_ops = ltdl_loop_ops(model, spec.ltdl_loops, o.keep_divisions);
-                // auto: fd_crba_ltdl's loops only after a compact head; a small kernel is faster unrolled
-                // (arm7's fd_crba_ltdl: 402 ns straight-line, 569 ns with the loops after its straight head);
-                // aba_derivatives' always (compiled unrolled, talos's takes 384 s and 7.7 GB at -Os)
-                if (o.emission == "auto" && e.head && !e.head->compact && !e.tail) e.loop_ops.reset(), e.head.reset();
-            }
-        }
+            if (!loops) return;
+            const auto part = [&](const KernelSpec& s) {
+                auto x = std::make_shared<Emitted>();
+                x->kernel = trace_kernel(model, s, o.max_operations, o.keep_divisions);
+                choose_form(s, *x);
+                return x;
+            };
+            if (spec.head) e.head = part(*spec.head);
+            if (spec.tail) e.tail = part(*spec.tail);
+            e.loop_ops = ltdl_loop_ops(model, spec.ltdl_loops, o.keep_divisions);
+            // auto: fd_crba_ltdl's and rnea_derivatives' loops only after a compact head; a small kernel is
+            // faster unrolled (arm7's fd_crba_ltdl: 402 ns straight-line, 569 ns with the loops after its
+            // straight head); aba_derivatives' always (compiled unrolled, talos's takes 384 s and 7.7 GB at -Os)
+            if (o.emission == "auto" && e.head && !e.head->compact && !e.tail) e.loop_ops.reset(), e.head.reset();
+        };
+        choose_form(spec, e);
         // what run-time wrenches and parameters cost: the kernel's operations with everything folded
         if (!e.problem)
             for (const KernelSpec& folded : kernel_specs())

@@ -72,7 +72,9 @@ struct KernelSpec {
     // Derivatives runs the same to a q̈ of its own, then `tail` (the kernel's inputs with that q̈ in
     // place of τ, to ∂τ/∂q and ∂τ/∂q̇ written into its first two outputs), and solves with the factors
     // all their columns at once, negated, and the identity's into its third output (H⁻¹): aba_derivatives.
-    enum class LtdlLoops { None, Factor, Solve, FactorAndSolve, Derivatives };
+    // DerivativePairs runs `head` (the kernel's inputs to the vectors of rnea_derivatives' pair terms)
+    // and the pair terms as loops over LTDL's rows (a DoF and its ancestors): rnea_derivatives.
+    enum class LtdlLoops { None, Factor, Solve, FactorAndSolve, Derivatives, DerivativePairs };
     LtdlLoops ltdl_loops = LtdlLoops::None;
     std::shared_ptr<const KernelSpec> head, tail;
     // The algorithm on the two scalars: the reference (double) and the tracer (symbolic).

@@ -332,6 +332,21 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
             return std::vector{row_major(d.dtau_dq), row_major(d.dtau_dqd)};
         });
     rnea_derivatives_spec.on_request = true;
+    rnea_derivatives_spec.ltdl_loops = KernelSpec::LtdlLoops::DerivativePairs;
+    rnea_derivatives_spec.head = std::make_shared<const KernelSpec>(spec("rnea_derivatives_head",
+        "The vectors of rnea_derivatives' pair terms, for its loops.", rnea_derivatives_spec.inputs,
+        {{"V", "8 six-vectors a DoF (algorithms/rnea_derivatives.hpp DerivativeVector)",
+          [](const Model& m) { return 6 * kDerivativeVectors * m.nv; }}},
+        [run_time](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            const auto f_ext = run_time.body_wrenches(m, x);
+            const auto I = run_time.body_inertias(m, x);
+            const DerivativeVectors<S> V = rnea_derivative_vectors<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), pointer(I));
+            VecX<S> out(6 * kDerivativeVectors * m.nv);
+            for (int i = 0; i < m.nv; ++i)
+                for (int k = 0; k < kDerivativeVectors; ++k) out.template segment<6>(6 * (kDerivativeVectors * i + k)) = V[i][k];
+            return std::vector{out};
+        }));
     const auto tail = std::make_shared<const KernelSpec>(rnea_derivatives_spec);
     k.push_back(std::move(rnea_derivatives_spec));
     KernelSpec aba_derivatives_spec = spec("aba_derivatives",

@@ -27,11 +27,28 @@ std::string call(const std::string& function, const Kernel& part, bool sc, const
     return fmt::format("    {}({}{});", function, arguments, outputs);
 }
 
+// The first DoF of each DoF's joint.
+std::vector<int> first_dofs(const Model& model) {
+    std::vector<int> first(model.nv);
+    for (const Body& b : model.bodies)
+        for (int c = 0; c < b.joint.nv(); ++c) first[b.v_index + c] = b.v_index;
+    return first;
+}
+
 }  // namespace
 
 sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions) {
     const LtdlRows rows = ltdl_rows(expanded_parent(model));
     sym::OpCounts n;
+    if (loops == Loops::DerivativePairs) {  // rbdgen_rnea_derivative_pairs: 6-vector dot products, 11 operations each
+        const std::vector<int> first = first_dofs(model);
+        for (int i = 0; i < model.nv; ++i)
+            for (int e = rows.off[i]; e < rows.off[i + 1]; ++e) {
+                const int j = rows.col[e], dots = 4 + (j == i ? 0 : first[j] == first[i] ? 4 : 2);
+                n.mul += 6L * dots, n.add += 5L * dots + (dots == 2 ? 0 : dots / 2);
+            }
+        return n;
+    }
     if (loops == Loops::FactorAndSolve || loops == Loops::Derivatives) n.add += model.nv;  // τ − C
     // aba_derivatives: two solves more of NV columns (rbdgen_ltdl_solve_rows: a reciprocal a row) and H⁻¹
     // (rbdgen_ltdl_inverse: W = L⁻¹, then over each j's subtree, a reciprocal and the lower triangle)
@@ -79,7 +96,9 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopP
     f.definitions = "// LTDL's rows (rbdgen_ltdl in rbdgen_runtime.hpp): row k is entries off[k] to off[k + 1] - 1, "
                     "a row its diagonal and then its ancestors\n" +
                     table(index, prefix + "off", rows.off) + table(index, prefix + "col", rows.col) +
-                    (loops == Loops::FactorAndSolve || loops == Loops::Derivatives ? "" : table(index, prefix + "at", at));
+                    (loops == Loops::FactorAndSolve || loops == Loops::Derivatives ? ""
+                     : loops == Loops::DerivativePairs ? "// the first DoF of each DoF's joint\n" + table(index, prefix + "first", first_dofs(model))
+                                                       : table(index, prefix + "at", at));
     const std::string tables = fmt::format("{0}off, {0}col, static_cast<const {2}*>(nullptr), {1}", prefix, n, index);
     const std::string factor = fmt::format("    rbdgen_ltdl<{}, {}, {}, true>(", type, index, keep_divisions ? "false" : "true");
     const std::string solve = fmt::format("    rbdgen_ltdl_solve<{}, {}, true>(", type, index);
@@ -115,6 +134,16 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopP
                       fmt::format("    {0} W[{1}], w[{2}];\n    int member[{2}];\n", type, nnz, n) +
                       fmt::format("    rbdgen_ltdl_inverse<{}, {}>(A, {}off, {}col, {}, W, w, member, {});  // H^-1\n", type, index,
                                   prefix, prefix, n, dtau);
+            break;
+        }
+        case Loops::DerivativePairs: {
+            const bool sc = options.precomputed_trig;
+            f.definitions += head.definitions + fmt::format("static void {}head({}) noexcept {{\n{}}}\n\n", prefix,
+                                                            kernel_parameters(*head.kernel, sc, options.batch), head.body);
+            f.body = fmt::format("    {} V[{}];  // 8 six-vectors a DoF\n", type, head.kernel->outputs[0].size()) +
+                     call(prefix + "head", *head.kernel, sc, "V") + "\n" +
+                     fmt::format("    rbdgen_rnea_derivative_pairs<{}, {}>(V, {}off, {}col, {}first, {}, {}, {});\n", type, index, prefix,
+                                 prefix, prefix, n, k.outputs[0].name, k.outputs[1].name);
             break;
         }
         case Loops::None: break;
