@@ -197,5 +197,94 @@ static inline void rbdgen_ltdl_solve(const T* RBDGEN_RESTRICT A, const I* off, c
     for (int i = 0; i < n; ++i)                                              // x = L⁻¹ x
         for (int e = off[i] + 1; e < off[i + 1]; ++e) x[i] = x[i] - A[Packed ? e : at[e]] * x[col[e]];
 }
+// X = s H⁻¹ X for X of n rows and m columns, row-major, in place, s = 1 or −1 (aba_derivatives:
+// −H⁻¹ ∂τ/∂q, −H⁻¹ ∂τ/∂q̇ and H⁻¹ from the identity): the same sweeps as rbdgen_ltdl_solve, each step
+// on a whole row of X (contiguous, so the compiler vectorizes it), and D⁻¹ as one reciprocal a row.
+template <class T, class I, bool Packed>
+static inline void rbdgen_ltdl_solve_rows(const T* RBDGEN_RESTRICT A, const I* off, const I* col, const I* at, int n,
+                                          T* RBDGEN_RESTRICT X, int m, int s) noexcept {
+    for (int i = n - 1; i >= 0; --i)  // X = L⁻ᵀ X
+        for (int e = off[i] + 1; e < off[i + 1]; ++e) {
+            const T a = A[Packed ? e : at[e]];
+            T* RBDGEN_RESTRICT y = X + col[e] * m;
+            const T* RBDGEN_RESTRICT x = X + i * m;
+            for (int k = 0; k < m; ++k) y[k] = y[k] - a * x[k];
+        }
+    for (int i = 0; i < n; ++i) {  // X = s D⁻¹ X
+        const T r = (T{} + s) / A[Packed ? off[i] : at[off[i]]];
+        for (int k = 0; k < m; ++k) X[i * m + k] = X[i * m + k] * r;
+    }
+    for (int i = 0; i < n; ++i)  // X = L⁻¹ X
+        for (int e = off[i] + 1; e < off[i + 1]; ++e) {
+            const T a = A[Packed ? e : at[e]];
+            T* RBDGEN_RESTRICT y = X + i * m;
+            const T* RBDGEN_RESTRICT x = X + col[e] * m;
+            for (int k = 0; k < m; ++k) y[k] = y[k] - a * x[k];
+        }
+}
+// M = H⁻¹ (n x n, row-major) from the factors rbdgen_ltdl left in A (packed), as
+// algorithms/ltdl.hpp's ltdl_inverse: W = L⁻¹ into W (A's layout: row i its 1 and then W_ij for its
+// ancestors j, nearest first), then M = Σ_j w_j w_jᵀ / D_jj over the subtree of each j, w (n) the
+// column w_j gathered. Entry m of row i is ancestor a_m; W_(a_t, a_m) is entry m − t of row a_t.
+template <class T, class I>
+static inline void rbdgen_ltdl_inverse(const T* RBDGEN_RESTRICT A, const I* off, const I* col, int n, T* RBDGEN_RESTRICT W,
+                                       T* RBDGEN_RESTRICT w, int* RBDGEN_RESTRICT member, T* RBDGEN_RESTRICT M) noexcept {
+    for (int i = 0; i < n; ++i) {
+        const int row = off[i], d = off[i + 1] - row;
+        W[row] = T{} + 1;
+        for (int m = 1; m < d; ++m) {
+            T x = T{};
+            for (int t = 1; t <= m; ++t) x = x - A[row + t] * W[off[col[row + t]] + m - t];
+            W[row + m] = x;
+        }
+    }
+    for (int e = 0; e < n * n; ++e) M[e] = T{};
+    for (int j = 0; j < n; ++j) {
+        const int dj = off[j + 1] - off[j];
+        int members = 0;
+        for (int i = j; i < n; ++i) {  // the subtree of j: the rows whose ancestor at j's depth is j
+            const int di = off[i + 1] - off[i];
+            if (di >= dj && col[off[i] + di - dj] == j) member[members] = i, w[members++] = W[off[i] + di - dj];
+        }
+        const T r = (T{} + 1) / A[off[j]];
+        for (int a = 0; a < members; ++a) {
+            const T c = w[a] * r;
+            T* RBDGEN_RESTRICT row = M + member[a] * n;
+            for (int b = 0; b <= a; ++b) row[member[b]] = row[member[b]] + c * w[b];
+        }
+    }
+    for (int i = 0; i < n; ++i)  // the upper triangle, mirrored
+        for (int k = 0; k < i; ++k) M[k * n + i] = M[i * n + k];
+}
+// ∂τ/∂q and ∂τ/∂q̇ (n x n, row-major) from the vectors of rnea_derivatives' head (algorithms/
+// rnea_derivatives.hpp: rnea_derivative_pairs), 8 six-vectors a DoF in V: s, u, α, β, Y S, Bᵀ S,
+// ∂F/∂q, ∂F/∂q̇. Row i of LTDL's tables lists DoF i and its ancestors j; first[i] is the first DoF of
+// i's joint. Every other entry is a branch-induced zero.
+template <class T> static inline T rbdgen_dot6(const T* RBDGEN_RESTRICT a, const T* RBDGEN_RESTRICT b) noexcept {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+template <class T, class I>
+static inline void rbdgen_rnea_derivative_pairs(const T* RBDGEN_RESTRICT V, const I* off, const I* col, const I* first, int n,
+                                                T* RBDGEN_RESTRICT dq, T* RBDGEN_RESTRICT dqd) noexcept {
+    enum { s = 0, u = 6, alpha = 12, beta = 18, YS = 24, BS = 30, dFdq = 36, dFdqd = 42, size = 48 };
+    for (int e = 0; e < n * n; ++e) dq[e] = T{}, dqd[e] = T{};
+    const auto row_terms = [&](int i, int j) {
+        const T *vi = V + size * i, *vj = V + size * j;
+        dq[i * n + j] = rbdgen_dot6(vi + YS, vj + alpha) + rbdgen_dot6(vi + BS, vj + u);
+        dqd[i * n + j] = rbdgen_dot6(vi + YS, vj + beta) + rbdgen_dot6(vi + BS, vj + s);
+    };
+    for (int i = 0; i < n; ++i)
+        for (int e = off[i]; e < off[i + 1]; ++e) {
+            const int j = col[e];
+            row_terms(i, j);
+            if (j == i) continue;
+            if (first[j] == first[i]) {
+                row_terms(j, i);
+                continue;
+            }
+            dq[j * n + i] = rbdgen_dot6(V + size * j + s, V + size * i + dFdq);
+            dqd[j * n + i] = rbdgen_dot6(V + size * j + s, V + size * i + dFdqd);
+        }
+}
 
 #endif  // RBDGEN_RUNTIME_HPP
