@@ -4,6 +4,8 @@
 // tie ∂q̈ to ∂τ and H, a floating body's derivative worked by hand, and the branch-induced zeros.
 #include "adolc_taylor.hpp"  // first: Eigen's NumTraits<adouble>
 
+#include <nlohmann/json.hpp>
+
 #include "algorithms/aba.hpp"
 #include "algorithms/aba_derivatives.hpp"
 #include "algorithms/crba.hpp"
@@ -194,6 +196,17 @@ TEST(DerivativeKernels, BranchInducedZerosAreNeverComputed) {
     // on a path, every entry but ∂τ/∂(base position), which nothing depends on, and the entries of
     // ∂τ/∂q̇ the tree makes zero, is computed
     EXPECT_GT(computed_on_path, jsim_nonzeros(expanded_parent(model)));
+    // report.json gives each output's count of what is computed
+    const test::TempFile dir("derivatives_report", "");
+    std::filesystem::remove(dir.str());
+    const test::CommandResult r = test::run("generate --floating-base " + test::project_model("humanoid30.urdf") +
+                                            " --kernels rnea_derivatives,aba_derivatives -o " + dir.str());
+    ASSERT_EQ(r.status, 0) << r.out;
+    const nlohmann::json report = nlohmann::json::parse(std::ifstream(dir.str() + "/report.json"))["kernels"];
+    EXPECT_EQ(report["rnea_derivatives"]["output_nonzeros_each"]["dtau_dq"].get<long>() +
+                  report["rnea_derivatives"]["output_nonzeros_each"]["dtau_dqd"].get<long>(), computed_on_path);
+    EXPECT_NE(report["aba_derivatives"]["method"].get<std::string>().find("ltdl"), std::string::npos);
+    std::filesystem::remove_all(dir.str());
 }
 
 // The other way to derivatives (DESIGN.md): forward-mode differentiation of the traced RNEA, every

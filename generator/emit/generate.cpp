@@ -536,9 +536,16 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
         // the outputs' structural nonzeros: the entries not folded to the constant 0 (H's and Y's
         // branch-induced zeros, a Jacobian's columns of joints that do not move the link)
         long nonzeros = 0;
-        for (int id : e.kernel.all_output_nodes())
-            nonzeros += !(e.kernel.graph->node(id).op == sym::Op::Const && e.kernel.graph->node(id).value == 0.0);
+        nlohmann::ordered_json by_output = nlohmann::ordered_json::object();
+        for (size_t o = 0; o < e.kernel.outputs.size(); ++o) {
+            long n = 0;
+            for (int id : e.kernel.output_nodes[o])
+                n += !(e.kernel.graph->node(id).op == sym::Op::Const && e.kernel.graph->node(id).value == 0.0);
+            by_output[e.kernel.outputs[o].name] = n, nonzeros += n;
+        }
         entry["output_nonzeros"] = nonzeros;
+        if (e.kernel.outputs.size() > 1) entry["output_nonzeros_each"] = by_output;
+        if (!e.kernel.spec->method.empty()) entry["method"] = e.kernel.spec->method;
         if (e.refused) entry["refused"] = c.fd_refusal;
         else
             entry["float_error"] = {{"worst", finite_or_inf(e.float_error.worst)}, {"p99", finite_or_inf(e.float_error.p99)},

@@ -77,6 +77,8 @@ struct KernelSpec {
     enum class LtdlLoops { None, Factor, Solve, FactorAndSolve, Derivatives, DerivativePairs };
     LtdlLoops ltdl_loops = LtdlLoops::None;
     std::shared_ptr<const KernelSpec> head, tail;
+    // How the kernel computes what it does, where there was a choice (report.json "method").
+    std::string method;
     // The algorithm on the two scalars: the reference (double) and the tracer (symbolic).
     std::function<Arrays<double>(const Model&, const Arrays<double>&)> reference;
     std::function<Arrays<sym::Expr>(const Model&, const Arrays<sym::Expr>&)> trace;
