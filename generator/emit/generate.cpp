@@ -5,9 +5,8 @@
 #include <fmt/args.h>
 #include <fmt/format.h>
 
-#include <functional>
-
 #include <algorithm>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <cmath>
 #include <limits>

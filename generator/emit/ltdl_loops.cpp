@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-
 #include "algorithms/ltdl.hpp"
 #include "model/topology.hpp"
 
@@ -25,6 +24,12 @@ std::string call(const std::string& function, const Kernel& part, bool sc, const
     const std::vector<bool> named = arrays_named(part);
     for (size_t i = 0; i < part.inputs.size(); ++i) arguments += (named[i] ? part.inputs[i].name : "nullptr") + ", ";
     return fmt::format("    {}({}{});", function, arguments, outputs);
+}
+
+// The definition of a head or tail as a function of its own: its step functions and tables, then it.
+std::string part_function(const std::string& name, const LoopPart& part, const EmitOptions& options) {
+    return part.definitions + fmt::format("static void {}({}) noexcept {{\n{}}}\n\n", name,
+                                          kernel_parameters(*part.kernel, options.precomputed_trig, options.batch), part.body);
 }
 
 // The first DoF of each DoF's joint.
@@ -116,8 +121,7 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopP
         case Loops::FactorAndSolve:
         case Loops::Derivatives: {
             const bool sc = options.precomputed_trig;
-            const std::string parameters = kernel_parameters(*head.kernel, sc, options.batch);
-            f.definitions += head.definitions + fmt::format("static void {}head({}) noexcept {{\n{}}}\n\n", prefix, parameters, head.body);
+            f.definitions += part_function(prefix + "head", head, options);
             const bool derivatives = loops == Loops::Derivatives;
             f.body = rows_array + (derivatives ? fmt::format("    {} qdd[{}];\n", type, n) : "") +
                      call(prefix + "head", *head.kernel, sc, "A, qdd") + "  // H's rows, and C in qdd\n" +
@@ -125,8 +129,7 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopP
                      ");\n" + solve + "A, " + tables + ", qdd);\n";
             if (!derivatives) break;
             // dτ/dq and dτ/dq̇ at q̈ into the outputs, then −H⁻¹ of each in place, and H⁻¹ from the identity
-            f.definitions += tail.definitions + fmt::format("static void {}tail({}) noexcept {{\n{}}}\n\n", prefix,
-                                                            kernel_parameters(*tail.kernel, sc, options.batch), tail.body);
+            f.definitions += part_function(prefix + "tail", tail, options);
             const std::string rows = fmt::format("    rbdgen_ltdl_solve_rows<{}, {}, true>(A, {}, ", type, index, tables);
             const std::string& dq = k.outputs[0].name, &dqd = k.outputs[1].name, &dtau = k.outputs[2].name;
             f.body += call(prefix + "tail", *tail.kernel, sc, dq + ", " + dqd) + "  // dtau/dq and dtau/dqd at qdd\n" +
@@ -138,8 +141,7 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopP
         }
         case Loops::DerivativePairs: {
             const bool sc = options.precomputed_trig;
-            f.definitions += head.definitions + fmt::format("static void {}head({}) noexcept {{\n{}}}\n\n", prefix,
-                                                            kernel_parameters(*head.kernel, sc, options.batch), head.body);
+            f.definitions += part_function(prefix + "head", head, options);
             f.body = fmt::format("    {} V[{}];  // 8 six-vectors a DoF\n", type, head.kernel->outputs[0].size()) +
                      call(prefix + "head", *head.kernel, sc, "V") + "\n" +
                      fmt::format("    rbdgen_rnea_derivative_pairs<{}, {}>(V, {}off, {}col, {}first, {}, {}, {});\n", type, index, prefix,
