@@ -18,25 +18,6 @@
 namespace rbdgen::bench {
 namespace {
 
-struct Inputs {
-    std::vector<double> q, qd, x, g{0, 0, -9.81}, out;
-};
-
-Inputs random_inputs(const Robot& r, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(-1, 1);
-    Inputs in;
-    for (int i = 0; i < r.nq; ++i) in.q.push_back(u(rng));
-    if (r.floating_base) {  // unit quaternion
-        double n = 0;
-        for (int k = 3; k < 7; ++k) n += in.q[k] * in.q[k];
-        for (int k = 3; k < 7; ++k) in.q[k] /= std::sqrt(n);
-    }
-    for (int i = 0; i < r.nv; ++i) in.qd.push_back(u(rng)), in.x.push_back(5 * u(rng));
-    in.out.assign(r.nv * r.nv, 0.0);
-    return in;
-}
-
 const char* const kKernels[] = {"rnea", "crba", "fd_crba_ltdl", "aba"};
 const Call& kernel(const Peer& p, const std::string& k) {
     return k == "rnea" ? p.rnea : k == "crba" ? p.crba : k == "fd_crba_ltdl" ? p.fd_crba_ltdl : p.aba;
@@ -44,7 +25,7 @@ const Call& kernel(const Peer& p, const std::string& k) {
 
 // max |a − b| / max(1, |b|) over the kernel's output, for the record that peers agree.
 double disagreement(const Robot& r, const Call& a, const Call& b, const std::string& k) {
-    Inputs x = random_inputs(r, 7), y = random_inputs(r, 7);
+    Inputs x = random_inputs(r.nq, r.nv, r.floating_base, 7), y = random_inputs(r.nq, r.nv, r.floating_base, 7);
     a(x.q.data(), x.qd.data(), x.x.data(), x.g.data(), x.out.data());
     b(y.q.data(), y.qd.data(), y.x.data(), y.g.data(), y.out.data());
     const int n = k == "crba" ? r.nv * r.nv : r.nv;
@@ -60,7 +41,7 @@ struct States {
     std::vector<Inputs> s;
     int next = 0;
     explicit States(const Robot& r) {
-        for (int k = 0; k < kStates; ++k) s.push_back(random_inputs(r, 100 + k));
+        for (int k = 0; k < kStates; ++k) s.push_back(random_inputs(r.nq, r.nv, r.floating_base, 100 + k));
     }
     Inputs& operator()() {
         Inputs& x = s[next];
@@ -91,12 +72,6 @@ double ghz() {
 std::string sci(double v) {
     char b[32];
     std::snprintf(b, sizeof b, "%.1e", v);
-    return b;
-}
-
-std::string fmt_ns(double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, v < 100 ? "%.1f" : "%.0f", v);
     return b;
 }
 

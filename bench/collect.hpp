@@ -4,6 +4,10 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
 #include <map>
 #include <set>
 #include <string>
@@ -29,6 +33,33 @@ public:
         ConsoleReporter::ReportRuns(runs);
     }
 };
+
+// A kernel call's arrays: q (unit quaternion for a floating base), qd, qdd or tau (x), gravity, and
+// room for the largest output (H).
+struct Inputs {
+    std::vector<double> q, qd, x, g{0, 0, -9.81}, out;
+};
+inline Inputs random_inputs(int nq, int nv, bool floating_base, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    Inputs in;
+    for (int i = 0; i < nq; ++i) in.q.push_back(u(rng));
+    if (floating_base) {  // unit quaternion
+        double n = 0;
+        for (int k = 3; k < 7; ++k) n += in.q[k] * in.q[k];
+        for (int k = 3; k < 7; ++k) in.q[k] /= std::sqrt(n);
+    }
+    for (int i = 0; i < nv; ++i) in.qd.push_back(u(rng)), in.x.push_back(5 * u(rng));
+    in.out.assign(nv * nv, 0.0);
+    return in;
+}
+
+// A time in ns for a table: one decimal below 100.
+inline std::string fmt_ns(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, v < 100 ? "%.1f" : "%.0f", v);
+    return b;
+}
 
 // Evict the caches: write `bytes` (1 MiB: this machine's L2 of one core; 64 MiB: every cache).
 inline void flush_caches(std::size_t bytes) {

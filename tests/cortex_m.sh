@@ -7,8 +7,9 @@
 #   kernel that reached any of them would fail the link.
 # - Nothing but FPU arithmetic and libm's trig of its own precision: a float kernel that needs the
 #   software double routines (__aeabi_d*) fails.
+# - warm() compiles to nothing, and the sections of every kernel bracket its functions and tables.
 # - A bounded stack: every function's frame from -fstack-usage, static (no VLA, no alloca).
-# Prints a markdown table: per kernel, its machine code (.text sections), its data (.rodata and .data:
+# Prints a markdown table: per kernel, its machine code (.text and its own code section), its data (.rodata, .data and its table sections:
 # the tables and constants it reads) and its stack at -Os,
 # rbdgen_add_robot's default. A straight-line kernel calls no function but libm's sin/cos/sqrt, so
 # its frame plus those leaf routines' is its whole stack; a compact one (--emission) calls its step
@@ -65,16 +66,40 @@ build() {  # LABEL CPU_FLAGS ALLOWED_CALLS URDF [generate flags...]
     fi
     stack=$(awk -F'\t' 'BEGIN{m=0; s=0} $1 ~ /_step[0-9]+\(/ {if ($2>s) s=$2; next} $2>m{m=$2} END{print m+s}' "${obj%.o}.su")
     # code: the executable sections; data: the read-only tables and constants, in flash beside it
-    text=$(arm-none-eabi-size -A "$obj" | awk '$1 ~ /^\.text/ {s += $2} END {print s + 0}')
-    data=$(arm-none-eabi-size -A "$obj" | awk '$1 ~ /^\.(rodata|data)/ {s += $2} END {print s + 0}')
+    text=$(arm-none-eabi-size -A "$obj" | awk '$1 ~ /^(\.text|rbdgen_.*_code$)/ {s += $2} END {print s + 0}')
+    data=$(arm-none-eabi-size -A "$obj" | awk '$1 ~ /^(\.(rodata|data)|rbdgen_.*_(tables|calls)$)/ {s += $2} END {print s + 0}')
     echo "| $label | $kernel | $text | $data | $stack |"
   done
-  # Linked by the C driver: the kernels need no C++ library (libstdc++ is not even installed).
-  echo 'int main(void) { return 0; }' >"$work/$label/main.c"
-  if ! arm-none-eabi-gcc -O2 -mthumb $cpu --specs=nosys.specs "$work/$label/main.c" "${objs[@]}" -Wl,--no-gc-sections $wrap -lm \
+  # Linked by the C driver: the kernels need no C++ library (libstdc++ is not even installed). main
+  # calls warm_all() (nothing on Cortex-M) and reads every kernel's extent(), so that the linker
+  # names the bounds of every kernel's sections.
+  cat >"$work/$label/main.cpp" <<MAIN
+#include "$label.hpp"
+const char* volatile bound;
+extern "C" void warm_everything() { $label::warm_all(); }
+int main() {
+    $label::warm_all();
+    for (int k = 0; k < $label::kernel_count; ++k)
+        for (const auto& r : $label::extent(static_cast<$label::Kernel>(k)).range) bound = r[0], bound = r[1];
+    return 0;
+}
+MAIN
+  arm-none-eabi-g++ $common $cpu -I"$work/$label" -c "$work/$label/main.cpp" -o "$work/$label/main.o"
+  # On Cortex-M warm_all() compiles to nothing: its function is one return (bx lr, 2 bytes)
+  local warm_size
+  warm_size=$(arm-none-eabi-nm -S "$work/$label/main.o" | awk '$4 == "warm_everything" {print $2}')
+  if [ "$warm_size" != 00000002 ]; then
+    echo "FAIL: $label: warm_all() is $warm_size bytes of code on Cortex-M, not a bare return"
+    status=1
+  fi
+  if ! arm-none-eabi-gcc -O2 -mthumb $cpu --specs=nosys.specs "$work/$label/main.o" "${objs[@]}" -Wl,--no-gc-sections $wrap -lm \
       -o "$work/$label.elf" 2>"$work/$label.link"; then
     echo "FAIL: $label does not link with the heap and exceptions wrapped away:"
     cat "$work/$label.link"
+    status=1
+  # each kernel's sections bracket its functions and tables in the image (sections.sh)
+  elif ! sections=$("$(dirname "$0")/sections.sh" arm-none-eabi-nm "$label" "$work/$label.elf" - "${objs[@]}"); then
+    echo "$sections" | grep FAIL
     status=1
   fi
 }

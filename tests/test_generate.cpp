@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "emit/compact.hpp"
@@ -150,10 +151,20 @@ TEST_F(Generate, MeasureGivesEachKernelsMachineCodeAndStack) {
         for (const std::string kernel : {"rnea", "aba"}) {
             const std::string src = (out / ("arm_" + kernel + ".cpp")).string(), obj = (dir / (kernel + ".o")).string();
             ASSERT_EQ(test::shell("cd " + out.string() + " && " + t.compiler + " " + host["flags"].get<std::string>() + " -c " + src + " -o " + obj).status, 0);
-            const test::CommandResult size = test::shell(t.size + " -A " + obj + " | awk '$1 ~ /^\\.text/ {s += $2} END {print s}'");
+            // code: .text and the kernel's own code section; data: .rodata, .data and its own table sections
+            const std::string own = "rbdgen_arm_" + kernel + "_";
+            const test::CommandResult size = test::shell(t.size + " -A " + obj + " | awk '$1 ~ /^(\\.text|" + own + "code$)/ {s += $2} END {print s}'");
             EXPECT_EQ(host["kernels"][kernel]["text_bytes"].get<long>(), std::stol(size.out)) << t.compiler << " " << kernel;
-            const test::CommandResult data = test::shell(t.size + " -A " + obj + " | awk '$1 ~ /^\\.(rodata|data)/ {s += $2} END {print s + 0}'");
+            const test::CommandResult data = test::shell(t.size + " -A " + obj + " | awk '$1 ~ /^(\\.(rodata|data)|" + own + "(tables|calls)$)/ {s += $2} END {print s + 0}'");
             EXPECT_EQ(host["kernels"][kernel]["data_bytes"].get<long>(), std::stol(data.out)) << t.compiler << " " << kernel;
+            // what warm() reads: the own sections alone, a cache line of 64 bytes at a time
+            const nlohmann::json& warm = host["kernels"][kernel]["warm"];
+            const test::CommandResult owned = test::shell(t.size + " -A " + obj + " | awk '$1 ~ /^" + own + "code$/ {c += $2; n += int(($2 + 63) / 64)} $1 ~ /^" + own +
+                                                          "(tables|calls)$/ {d += $2; n += int(($2 + 63) / 64)} END {print c + 0, d + 0, n + 0}'");
+            EXPECT_EQ(owned.out, fmt::format("{} {} {}\n", warm["code_bytes"].get<long>(), warm["table_bytes"].get<long>(), warm["cache_lines"].get<long>()))
+                << t.compiler << " " << kernel;
+            EXPECT_GT(warm["code_bytes"].get<long>(), 0) << kernel;
+            EXPECT_EQ(warm["table_bytes"].get<long>() > 0, kernel == "aba") << "arm7's aba is compact (tables), its rnea straight-line";
             // the worst frame, plus a compact kernel's worst step function's (arm7's aba is compact)
             const test::CommandResult su = test::shell("awk -F'\t' '$1 ~ /_step[0-9]+\\(/ {if ($2 > s) s = $2; next} $2 > m {m = $2} "
                                                        "END {print m + s}' " + (dir / (kernel + ".su")).string());
@@ -182,7 +193,7 @@ TEST_F(Generate, AutoKeepsLtdlUnrolledWhileItFitsACache) {
     EXPECT_LE(measured, kInstructionCache);
     // the estimate from the distinct functions' operations, counted here from the emitted source
     const std::string source = read_dir(out).at("humanoid_ltdl.cpp");
-    std::string::size_type from = source.find("RBDGEN_NOINLINE void"), n = 0;
+    std::string::size_type from = source.find("RBDGEN_NOINLINE RBDGEN_CODE void"), n = 0;
     for (auto p = source.find("    const Scalar t", from); p != std::string::npos; p = source.find("    const Scalar t", p + 1)) ++n;
     const long estimate = estimated_code_bytes(static_cast<long>(n), true);
     std::cout << "humanoid ltdl: " << n << " operations in its functions, estimated " << estimate << " bytes, measured " << measured << "\n";

@@ -56,6 +56,8 @@ inline constexpr const char* fd_refusal = "";
 //   pose[84] (out): 12 per body: R row-major, then p
 // 302 add, 409 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
+// fk that first warms itself (warm below).
+void fk_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
 constexpr int fk_q_size = 7;
 constexpr int fk_pose_size = 84;
 
@@ -67,6 +69,8 @@ constexpr int fk_pose_size = 84;
 //   tau[7] (out): joint forces
 // 472 add, 547 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
+// rnea that first warms itself (warm below).
+void rnea_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
 constexpr int rnea_q_size = 7;
 constexpr int rnea_qd_size = 7;
 constexpr int rnea_qdd_size = 7;
@@ -79,6 +83,8 @@ constexpr int rnea_tau_size = 7;
 //   g[7] (out): generalized gravity forces
 // 150 add, 224 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT g) noexcept;
+// gravity that first warms itself (warm below).
+void gravity_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT g) noexcept;
 constexpr int gravity_q_size = 7;
 constexpr int gravity_gravity_size = 3;
 constexpr int gravity_g_size = 7;
@@ -88,6 +94,8 @@ constexpr int gravity_g_size = 7;
 //   H[7 x 7] (out): joint-space inertia matrix, row-major
 // 418 add, 482 mul, 0 div, 0 sqrt, 6 sin, 6 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
+// crba that first warms itself (warm below).
+void crba_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
 constexpr int crba_q_size = 7;
 constexpr int crba_H_size = 49;
 
@@ -96,6 +104,8 @@ constexpr int crba_H_size = 49;
 //   LD[7 x 7, lower] (out): L (unit diagonal implied) and D, row-major
 // 56 add, 76 mul, 6 div, 0 sqrt, 0 sin, 0 cos
 void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept;
+// ltdl that first warms itself (warm below).
+void ltdl_cold(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept;
 constexpr int ltdl_H_size = 49;
 constexpr int ltdl_LD_size = 49;
 
@@ -105,6 +115,8 @@ constexpr int ltdl_LD_size = 49;
 //   x[7] (out): solution
 // 42 add, 42 mul, 7 div, 0 sqrt, 0 sin, 0 cos
 void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT b, Scalar* RBDGEN_RESTRICT x) noexcept;
+// ltdl_solve that first warms itself (warm below).
+void ltdl_solve_cold(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT b, Scalar* RBDGEN_RESTRICT x) noexcept;
 constexpr int ltdl_solve_LD_size = 49;
 constexpr int ltdl_solve_b_size = 7;
 constexpr int ltdl_solve_x_size = 7;
@@ -117,6 +129,8 @@ constexpr int ltdl_solve_x_size = 7;
 //   qdd[7] (out): joint accelerations
 // 1119 add, 1222 mul, 6 div, 0 sqrt, 7 sin, 7 cos
 void aba(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT tau, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept;
+// aba that first warms itself (warm below).
+void aba_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT tau, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept;
 constexpr int aba_q_size = 7;
 constexpr int aba_qd_size = 7;
 constexpr int aba_tau_size = 7;
@@ -128,8 +142,68 @@ constexpr int aba_qdd_size = 7;
 //   J[6 x 7] (out): 6 x NV, row-major, [angular; linear] about the world origin
 // 124 add, 199 mul, 0 div, 0 sqrt, 6 sin, 6 cos
 void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;
+// jacobians that first warms itself (warm below).
+void jacobians_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;
 constexpr int jacobians_q_size = 7;
 constexpr int jacobians_J_size = 42;
+
+// Cold calls. Where other work runs between two calls of a kernel, its code and tables are no longer
+// in the caches, and the core fetches them a cache line at a time as it runs into them. Each kernel's
+// code and tables are in sections of their own (rbdgen_runtime.hpp); warm(kernels) reads one byte of
+// each of their cache lines, loads that do not wait for each other, so that the kernels then run
+// from the caches. Call it ahead, while the controller waits for its sensors, never in a hot loop:
+//
+//     arm7::warm(arm7::Kernel::rnea, arm7::Kernel::aba);  // at the start of the cycle
+//     read_sensors(q, qd);  // other work, while the lines arrive
+//     arm7::aba(q, qd, tau, gravity, qdd);
+//
+// <kernel>_cold() warms and then calls the kernel, for a caller that cannot warm ahead. warm_all()
+// warms every kernel linked into the program: a kernel of the static library that the program
+// never calls is not linked, and warm() skips it. On Cortex-M warm() does nothing (see
+// rbdgen_warm), and where the sections are not available (not ELF, RBDGEN_NO_SECTIONS) neither.
+enum class Kernel {
+    fk,
+    rnea,
+    gravity,
+    crba,
+    ltdl,
+    ltdl_solve,
+    aba,
+    jacobians,
+};
+inline constexpr int kernel_count = 8;
+RBDGEN_BOUNDS(rbdgen_arm7_fk_code)
+RBDGEN_BOUNDS(rbdgen_arm7_rnea_code)
+RBDGEN_BOUNDS(rbdgen_arm7_gravity_code)
+RBDGEN_BOUNDS(rbdgen_arm7_crba_code)
+RBDGEN_BOUNDS(rbdgen_arm7_ltdl_code)
+RBDGEN_BOUNDS(rbdgen_arm7_ltdl_solve_code)
+RBDGEN_BOUNDS(rbdgen_arm7_aba_code)
+RBDGEN_BOUNDS(rbdgen_arm7_aba_tables)
+RBDGEN_BOUNDS(rbdgen_arm7_jacobians_code)
+// The kernel's code, tables and call tables, [begin, end) each, as the linker placed them (null where
+// the kernel has none or is not linked).
+inline rbdgen_extent extent(Kernel kernel) noexcept {
+    switch (kernel) {
+        case Kernel::fk: return {{{RBDGEN_RANGE(rbdgen_arm7_fk_code)}, {nullptr, nullptr}, {nullptr, nullptr}}};
+        case Kernel::rnea: return {{{RBDGEN_RANGE(rbdgen_arm7_rnea_code)}, {nullptr, nullptr}, {nullptr, nullptr}}};
+        case Kernel::gravity: return {{{RBDGEN_RANGE(rbdgen_arm7_gravity_code)}, {nullptr, nullptr}, {nullptr, nullptr}}};
+        case Kernel::crba: return {{{RBDGEN_RANGE(rbdgen_arm7_crba_code)}, {nullptr, nullptr}, {nullptr, nullptr}}};
+        case Kernel::ltdl: return {{{RBDGEN_RANGE(rbdgen_arm7_ltdl_code)}, {nullptr, nullptr}, {nullptr, nullptr}}};
+        case Kernel::ltdl_solve: return {{{RBDGEN_RANGE(rbdgen_arm7_ltdl_solve_code)}, {nullptr, nullptr}, {nullptr, nullptr}}};
+        case Kernel::aba: return {{{RBDGEN_RANGE(rbdgen_arm7_aba_code)}, {RBDGEN_RANGE(rbdgen_arm7_aba_tables)}, {nullptr, nullptr}}};
+        case Kernel::jacobians: return {{{RBDGEN_RANGE(rbdgen_arm7_jacobians_code)}, {nullptr, nullptr}, {nullptr, nullptr}}};
+    }
+    return {};
+}
+inline void warm(Kernel kernel) noexcept { rbdgen_warm(extent(kernel)); }
+template <class... More> inline void warm(Kernel kernel, More... more) noexcept {
+    warm(kernel);
+    warm(more...);
+}
+inline void warm_all() noexcept {
+    for (int k = 0; k < kernel_count; ++k) warm(static_cast<Kernel>(k));
+}
 
 
 }  // namespace arm7

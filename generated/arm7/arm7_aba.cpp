@@ -6,6 +6,10 @@
 // Emission: compact (20 steps, 11 functions)
 #include <cmath>
 
+// This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
+#define RBDGEN_CODE RBDGEN_SECTION(rbdgen_arm7_aba_code)
+#define RBDGEN_TABLE RBDGEN_SECTION(rbdgen_arm7_aba_tables)
+#define RBDGEN_CALLS RBDGEN_SECTION(rbdgen_arm7_aba_calls)
 #include "arm7.hpp"
 
 namespace arm7 {
@@ -13,7 +17,7 @@ namespace arm7 {
 namespace {
 
 // 20 steps, 11 functions; the slots each call reads and writes, and its constants.
-constexpr unsigned short aba_x[] = {
+RBDGEN_TABLE constexpr unsigned short aba_x[] = {
     0, 3, 2, 1, 14, 15, 16, 17, 18, 19, 20, 21,
     22, 23, 24, 25, 26, 27, 28, 29, 19, 16, 18, 14,
     15, 17, 5, 4, 2, 30, 31, 32, 33, 34, 35, 36,
@@ -73,7 +77,7 @@ constexpr unsigned short aba_x[] = {
     76, 77, 43, 42, 41, 40, 125, 5, 1, 1, 125, 41,
     43, 13, 40, 12, 42, 33, 32, 30, 19, 6,
 };
-constexpr Scalar aba_c[] = {
+RBDGEN_TABLE constexpr Scalar aba_c[] = {
     0.053520563634508772, (-0.74115309212411262), (-0.67133605149348774), (-0.14441252242894373), 0.014939339394949317, 0.52869810289058883, (-0.40816283599879671), 3.3895849948928971, 0.072018787579959415, (-0.015720790329384154), 0.15113144300091036, (-0.029858485532225441),
     0.21249371221673494, 0.19706319344886833, 0.10580196714949018, 0.6791587961998149, 0.7339913688487204, 0.29500865972717327, (-0.23553233816795732), (-0.22010071477780077), (-0.89343340868341281), 3.445524911522758, (-0.040789017170299466), (-0.013833119563799665),
     0.38818525500491408, (-0.09019987601482693), 0.48757441522665507, 0.25494479393531705, 0.062262565010657439, 0.41683948663933112, 0.90898011110158994, (-0.56491168220824461), (-0.0010696369441482527), 0.11628312452641326, 0.24606915977550345, 1.0706658630756021,
@@ -96,15 +100,15 @@ constexpr Scalar aba_c[] = {
     0.7339913688487204, 0.29500865972717327, 0.062262565010657439, 0.41683948663933112, 0.90898011110158994, (-0.56491168220824461), 0.26913255189171692, (-0.94366721679276033), 0.33089603193541861, 0.058921681017509039, 0.063650569899231291, (-0.92717931335760129),
     (-0.3746178331069237), 0.24238675408421057, 0.25327820878689017, 0.67088906517113922, (-0.74155772683844035), 10.896650816887751, 0.28911981905725131, (-0.048646130102182522), 0.031252540375853927,
 };
-constexpr unsigned short aba_trig[] = {
+RBDGEN_TABLE constexpr unsigned short aba_trig[] = {
     0, 1, 0, 1, 3, 2, 2, 5, 4, 3, 7, 6,
     4, 9, 8, 5, 11, 10, 6, 13, 12,
 };
-constexpr Scalar aba_trig_c[] = {
+RBDGEN_TABLE constexpr Scalar aba_trig_c[] = {
     (-1.6527371227852619), (-0.84776657200942651), (-2.3487699223729779), 1.7821799842519492, 2.9468169731081986, (-1.4755537168340935), (-1.040459198538433),
 };
 
-RBDGEN_NOINLINE void aba_step0(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* , const Scalar* , Scalar* ) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step0(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* , const Scalar* , Scalar* ) noexcept {
     const Scalar i0 = qd[x_[0]];
     const Scalar t0 = c_[0] * i0;
     const Scalar t1 = c_[1] * t0;
@@ -218,7 +222,7 @@ RBDGEN_NOINLINE void aba_step0(Scalar* RBDGEN_RESTRICT v_, const unsigned short*
     v_[x_[19]] = t90;
 }
 
-RBDGEN_NOINLINE void aba_step1(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* , const Scalar* , Scalar* ) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step1(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* , const Scalar* , Scalar* ) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar t0 = c_[0] * i0;
     const Scalar i1 = v_[x_[1]];
@@ -355,7 +359,7 @@ RBDGEN_NOINLINE void aba_step1(Scalar* RBDGEN_RESTRICT v_, const unsigned short*
     v_[x_[24]] = t108;
 }
 
-RBDGEN_NOINLINE void aba_step2(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* , const Scalar* , Scalar* ) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step2(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* , const Scalar* , Scalar* ) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar t0 = c_[0] * i0;
     const Scalar i1 = v_[x_[1]];
@@ -474,7 +478,7 @@ RBDGEN_NOINLINE void aba_step2(Scalar* RBDGEN_RESTRICT v_, const unsigned short*
     v_[x_[18]] = t96;
 }
 
-RBDGEN_NOINLINE void aba_step3(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step3(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
     const Scalar i0 = tau[x_[0]];
     const Scalar i1 = v_[x_[1]];
     const Scalar t0 = i0 - i1;
@@ -687,7 +691,7 @@ RBDGEN_NOINLINE void aba_step3(Scalar* RBDGEN_RESTRICT v_, const unsigned short*
     v_[x_[46]] = t162;
 }
 
-RBDGEN_NOINLINE void aba_step4(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step4(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar t0 = c_[0] / i0;
     v_[x_[40]] = t0;
@@ -1032,7 +1036,7 @@ RBDGEN_NOINLINE void aba_step4(Scalar* RBDGEN_RESTRICT v_, const unsigned short*
     v_[x_[73]] = t267;
 }
 
-RBDGEN_NOINLINE void aba_step5(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step5(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar t0 = c_[0] / i0;
     v_[x_[34]] = t0;
@@ -1266,7 +1270,7 @@ RBDGEN_NOINLINE void aba_step5(Scalar* RBDGEN_RESTRICT v_, const unsigned short*
     v_[x_[45]] = t184;
 }
 
-RBDGEN_NOINLINE void aba_step6(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step6(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar t0 = c_[0] / i0;
     v_[x_[6]] = t0;
@@ -1285,7 +1289,7 @@ RBDGEN_NOINLINE void aba_step6(Scalar* RBDGEN_RESTRICT v_, const unsigned short*
     v_[x_[10]] = t4;
 }
 
-RBDGEN_NOINLINE void aba_step7(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step7(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept {
     const Scalar i0 = gravity[x_[0]];
     const Scalar t0 = c_[0] * i0;
     const Scalar i1 = gravity[x_[1]];
@@ -1327,7 +1331,7 @@ RBDGEN_NOINLINE void aba_step7(Scalar* RBDGEN_RESTRICT v_, const unsigned short*
     qdd[x_[13]] = t24;
 }
 
-RBDGEN_NOINLINE void aba_step8(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT qdd) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step8(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT qdd) noexcept {
     const Scalar i0 = qdd[x_[0]];
     const Scalar t0 = c_[0] * i0;
     const Scalar i1 = v_[x_[1]];
@@ -1391,7 +1395,7 @@ RBDGEN_NOINLINE void aba_step8(Scalar* RBDGEN_RESTRICT v_, const unsigned short*
     v_[x_[23]] = t36;
 }
 
-RBDGEN_NOINLINE void aba_step9(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT qdd) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step9(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT qdd) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar t0 = c_[0] * i0;
     const Scalar i1 = v_[x_[1]];
@@ -1469,7 +1473,7 @@ RBDGEN_NOINLINE void aba_step9(Scalar* RBDGEN_RESTRICT v_, const unsigned short*
     v_[x_[25]] = t48;
 }
 
-RBDGEN_NOINLINE void aba_step10(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT qdd) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step10(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT qdd) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar t0 = c_[0] * i0;
     const Scalar i1 = v_[x_[1]];
@@ -1520,7 +1524,7 @@ RBDGEN_NOINLINE void aba_step10(Scalar* RBDGEN_RESTRICT v_, const unsigned short
 
 }  // namespace
 
-void aba(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT tau, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept {
+RBDGEN_CODE void aba(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT tau, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept {
     Scalar v_[126];
     for (int j = 0; j + 1 < 7; j += 2) {
         const unsigned short* T = aba_trig + 3 * j;
@@ -1547,6 +1551,12 @@ void aba(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, cons
     aba_step9(v_, aba_x + 629, aba_c + 234, q, qd, tau, gravity, qdd);
     aba_step9(v_, aba_x + 655, aba_c + 238, q, qd, tau, gravity, qdd);
     aba_step10(v_, aba_x + 681, aba_c + 242, q, qd, tau, gravity, qdd);
+}
+
+// aba that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.
+RBDGEN_CODE void aba_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT tau, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept {
+    warm(Kernel::aba);
+    arm7::aba(q, qd, tau, gravity, qdd);  // qualified: a parameter may have the kernel's name (gravity, nle)
 }
 
 }  // namespace arm7

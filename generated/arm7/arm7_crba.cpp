@@ -6,11 +6,15 @@
 // Emission: straight-line
 #include <cmath>
 
+// This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
+#define RBDGEN_CODE RBDGEN_SECTION(rbdgen_arm7_crba_code)
+#define RBDGEN_TABLE RBDGEN_SECTION(rbdgen_arm7_crba_tables)
+#define RBDGEN_CALLS RBDGEN_SECTION(rbdgen_arm7_crba_calls)
 #include "arm7.hpp"
 
 namespace arm7 {
 
-void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
+RBDGEN_CODE void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t9 = q[1] - 0.84776657200942651;
     const Scalar t20 = q[2] - 2.3487699223729779;
     const Scalar t31 = q[3] + 1.7821799842519492;
@@ -966,6 +970,12 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     H[1] = t1058;
     H[7] = t1058;
     H[48] = 0.091771317334514269;
+}
+
+// crba that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.
+RBDGEN_CODE void crba_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
+    warm(Kernel::crba);
+    arm7::crba(q, H);  // qualified: a parameter may have the kernel's name (gravity, nle)
 }
 
 }  // namespace arm7

@@ -6,11 +6,15 @@
 // Emission: straight-line
 #include <cmath>
 
+// This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
+#define RBDGEN_CODE RBDGEN_SECTION(rbdgen_arm7_fk_code)
+#define RBDGEN_TABLE RBDGEN_SECTION(rbdgen_arm7_fk_tables)
+#define RBDGEN_CALLS RBDGEN_SECTION(rbdgen_arm7_fk_calls)
 #include "arm7.hpp"
 
 namespace arm7 {
 
-void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept {
+RBDGEN_CODE void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept {
     const Scalar t8 = q[0] - 1.6527371227852619;
     const Scalar t32 = q[1] - 0.84776657200942651;
     const Scalar t90 = q[2] - 2.3487699223729779;
@@ -814,6 +818,12 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept 
     const Scalar t863 = t861 - t862;
     const Scalar t864 = t343 + t863;
     pose[83] = t864;
+}
+
+// fk that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.
+RBDGEN_CODE void fk_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept {
+    warm(Kernel::fk);
+    arm7::fk(q, pose);  // qualified: a parameter may have the kernel's name (gravity, nle)
 }
 
 }  // namespace arm7

@@ -6,11 +6,15 @@
 // Emission: straight-line
 #include <cmath>
 
+// This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
+#define RBDGEN_CODE RBDGEN_SECTION(rbdgen_arm7_gravity_code)
+#define RBDGEN_TABLE RBDGEN_SECTION(rbdgen_arm7_gravity_tables)
+#define RBDGEN_CALLS RBDGEN_SECTION(rbdgen_arm7_gravity_calls)
 #include "arm7.hpp"
 
 namespace arm7 {
 
-void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT g) noexcept {
+RBDGEN_CODE void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT g) noexcept {
     const Scalar t11 = q[0] - 1.6527371227852619;
     const Scalar t42 = q[1] - 0.84776657200942651;
     const Scalar t77 = q[2] - 2.3487699223729779;
@@ -400,6 +404,12 @@ void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT grav
     const Scalar t455 = t454 - t453;
     const Scalar f_link001_nz = t40 + t455;
     g[0] = f_link001_nz;
+}
+
+// gravity that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.
+RBDGEN_CODE void gravity_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT g) noexcept {
+    warm(Kernel::gravity);
+    arm7::gravity(q, gravity, g);  // qualified: a parameter may have the kernel's name (gravity, nle)
 }
 
 }  // namespace arm7

@@ -6,11 +6,15 @@
 // Emission: straight-line
 #include <cmath>
 
+// This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
+#define RBDGEN_CODE RBDGEN_SECTION(rbdgen_arm7_jacobians_code)
+#define RBDGEN_TABLE RBDGEN_SECTION(rbdgen_arm7_jacobians_tables)
+#define RBDGEN_CALLS RBDGEN_SECTION(rbdgen_arm7_jacobians_calls)
 #include "arm7.hpp"
 
 namespace arm7 {
 
-void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept {
+RBDGEN_CODE void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept {
     const Scalar t7 = q[0] - 1.6527371227852619;
     const Scalar t37 = q[1] - 0.84776657200942651;
     const Scalar t104 = q[2] - 2.3487699223729779;
@@ -382,6 +386,12 @@ void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexc
     J[21] = (-0.17731726412464782);
     J[28] = 0.020030023137803245;
     J[35] = 0.073937270563177213;
+}
+
+// jacobians that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.
+RBDGEN_CODE void jacobians_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept {
+    warm(Kernel::jacobians);
+    arm7::jacobians(q, J);  // qualified: a parameter may have the kernel's name (gravity, nle)
 }
 
 }  // namespace arm7

@@ -6,11 +6,15 @@
 // Emission: straight-line
 #include <cmath>
 
+// This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
+#define RBDGEN_CODE RBDGEN_SECTION(rbdgen_arm7_ltdl_code)
+#define RBDGEN_TABLE RBDGEN_SECTION(rbdgen_arm7_ltdl_tables)
+#define RBDGEN_CALLS RBDGEN_SECTION(rbdgen_arm7_ltdl_calls)
 #include "arm7.hpp"
 
 namespace arm7 {
 
-void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept {
+RBDGEN_CODE void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept {
     const Scalar t30 = 1.0 / H[48];
     const Scalar t31 = H[47] * t30;
     LD[47] = t31;
@@ -198,6 +202,12 @@ void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept 
     LD[34] = 0.0;
     LD[41] = 0.0;
     LD[48] = H[48];
+}
+
+// ltdl that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.
+RBDGEN_CODE void ltdl_cold(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept {
+    warm(Kernel::ltdl);
+    arm7::ltdl(H, LD);  // qualified: a parameter may have the kernel's name (gravity, nle)
 }
 
 }  // namespace arm7

@@ -6,11 +6,15 @@
 // Emission: straight-line
 #include <cmath>
 
+// This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
+#define RBDGEN_CODE RBDGEN_SECTION(rbdgen_arm7_ltdl_solve_code)
+#define RBDGEN_TABLE RBDGEN_SECTION(rbdgen_arm7_ltdl_solve_tables)
+#define RBDGEN_CALLS RBDGEN_SECTION(rbdgen_arm7_ltdl_solve_calls)
 #include "arm7.hpp"
 
 namespace arm7 {
 
-void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT b, Scalar* RBDGEN_RESTRICT x) noexcept {
+RBDGEN_CODE void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT b, Scalar* RBDGEN_RESTRICT x) noexcept {
     const Scalar t35 = LD[47] * b[6];
     const Scalar t36 = b[5] - t35;
     const Scalar t37 = LD[46] * b[6];
@@ -109,6 +113,12 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t124 = LD[42] * t77;
     const Scalar t125 = t123 - t124;
     x[6] = t125;
+}
+
+// ltdl_solve that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.
+RBDGEN_CODE void ltdl_solve_cold(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT b, Scalar* RBDGEN_RESTRICT x) noexcept {
+    warm(Kernel::ltdl_solve);
+    arm7::ltdl_solve(LD, b, x);  // qualified: a parameter may have the kernel's name (gravity, nle)
 }
 
 }  // namespace arm7

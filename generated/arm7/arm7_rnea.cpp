@@ -6,11 +6,15 @@
 // Emission: straight-line
 #include <cmath>
 
+// This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
+#define RBDGEN_CODE RBDGEN_SECTION(rbdgen_arm7_rnea_code)
+#define RBDGEN_TABLE RBDGEN_SECTION(rbdgen_arm7_rnea_tables)
+#define RBDGEN_CALLS RBDGEN_SECTION(rbdgen_arm7_rnea_calls)
 #include "arm7.hpp"
 
 namespace arm7 {
 
-void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept {
+RBDGEN_CODE void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept {
     const Scalar t25 = q[0] - 1.6527371227852619;
     const Scalar t63 = q[1] - 0.84776657200942651;
     const Scalar t193 = q[2] - 2.3487699223729779;
@@ -1045,6 +1049,12 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     const Scalar t1161 = t1160 - t1159;
     const Scalar f_link001_nz = t61 + t1161;
     tau[0] = f_link001_nz;
+}
+
+// rnea that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.
+RBDGEN_CODE void rnea_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept {
+    warm(Kernel::rnea);
+    arm7::rnea(q, qd, qdd, gravity, tau);  // qualified: a parameter may have the kernel's name (gravity, nle)
 }
 
 }  // namespace arm7

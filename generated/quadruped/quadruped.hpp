@@ -79,6 +79,8 @@ inline constexpr const char* fd_refusal = "";
 //   pose[156] (out): 12 per body: R row-major, then p
 // 576 add, 837 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
+// fk that first warms itself (warm below).
+void fk_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
 constexpr int fk_q_size = 19;
 constexpr int fk_pose_size = 156;
 
@@ -90,6 +92,8 @@ constexpr int fk_pose_size = 156;
 //   tau[18] (out): joint forces
 // 1055 add, 1224 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
+// rnea that first warms itself (warm below).
+void rnea_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
 constexpr int rnea_q_size = 19;
 constexpr int rnea_qd_size = 18;
 constexpr int rnea_qdd_size = 18;
@@ -101,6 +105,8 @@ constexpr int rnea_tau_size = 18;
 //   H[18 x 18] (out): joint-space inertia matrix, row-major
 // 844 add, 888 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
+// crba that first warms itself (warm below).
+void crba_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
 constexpr int crba_q_size = 19;
 constexpr int crba_H_size = 324;
 
@@ -109,6 +115,8 @@ constexpr int crba_H_size = 324;
 //   LD[18 x 18, lower] (out): L (unit diagonal implied) and D, row-major
 // 375 add, 473 mul, 17 div, 0 sqrt, 0 sin, 0 cos
 void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept;
+// ltdl that first warms itself (warm below).
+void ltdl_cold(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept;
 constexpr int ltdl_H_size = 324;
 constexpr int ltdl_LD_size = 324;
 
@@ -118,6 +126,8 @@ constexpr int ltdl_LD_size = 324;
 //   x[18] (out): solution
 // 198 add, 198 mul, 18 div, 0 sqrt, 0 sin, 0 cos
 void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT b, Scalar* RBDGEN_RESTRICT x) noexcept;
+// ltdl_solve that first warms itself (warm below).
+void ltdl_solve_cold(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT b, Scalar* RBDGEN_RESTRICT x) noexcept;
 constexpr int ltdl_solve_LD_size = 324;
 constexpr int ltdl_solve_b_size = 18;
 constexpr int ltdl_solve_x_size = 18;
@@ -127,8 +137,62 @@ constexpr int ltdl_solve_x_size = 18;
 //   J[6 x 18] (out): 6 x NV, row-major, [angular; linear] about the world origin
 // 278 add, 444 mul, 0 div, 0 sqrt, 8 sin, 8 cos
 void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;
+// jacobians that first warms itself (warm below).
+void jacobians_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;
 constexpr int jacobians_q_size = 19;
 constexpr int jacobians_J_size = 108;
+
+// Cold calls. Where other work runs between two calls of a kernel, its code and tables are no longer
+// in the caches, and the core fetches them a cache line at a time as it runs into them. Each kernel's
+// code and tables are in sections of their own (rbdgen_runtime.hpp); warm(kernels) reads one byte of
+// each of their cache lines, loads that do not wait for each other, so that the kernels then run
+// from the caches. Call it ahead, while the controller waits for its sensors, never in a hot loop:
+//
+//     quadruped::warm(quadruped::Kernel::rnea, quadruped::Kernel::aba);  // at the start of the cycle
+//     read_sensors(q, qd);  // other work, while the lines arrive
+//     quadruped::aba(q, qd, tau, gravity, qdd);
+//
+// <kernel>_cold() warms and then calls the kernel, for a caller that cannot warm ahead. warm_all()
+// warms every kernel linked into the program: a kernel of the static library that the program
+// never calls is not linked, and warm() skips it. On Cortex-M warm() does nothing (see
+// rbdgen_warm), and where the sections are not available (not ELF, RBDGEN_NO_SECTIONS) neither.
+enum class Kernel {
+    fk,
+    rnea,
+    crba,
+    ltdl,
+    ltdl_solve,
+    jacobians,
+};
+inline constexpr int kernel_count = 6;
+RBDGEN_BOUNDS(rbdgen_quadruped_fk_code)
+RBDGEN_BOUNDS(rbdgen_quadruped_rnea_code)
+RBDGEN_BOUNDS(rbdgen_quadruped_rnea_tables)
+RBDGEN_BOUNDS(rbdgen_quadruped_crba_code)
+RBDGEN_BOUNDS(rbdgen_quadruped_ltdl_code)
+RBDGEN_BOUNDS(rbdgen_quadruped_ltdl_solve_code)
+RBDGEN_BOUNDS(rbdgen_quadruped_jacobians_code)
+// The kernel's code, tables and call tables, [begin, end) each, as the linker placed them (null where
+// the kernel has none or is not linked).
+inline rbdgen_extent extent(Kernel kernel) noexcept {
+    switch (kernel) {
+        case Kernel::fk: return {{{RBDGEN_RANGE(rbdgen_quadruped_fk_code)}, {nullptr, nullptr}, {nullptr, nullptr}}};
+        case Kernel::rnea: return {{{RBDGEN_RANGE(rbdgen_quadruped_rnea_code)}, {RBDGEN_RANGE(rbdgen_quadruped_rnea_tables)}, {nullptr, nullptr}}};
+        case Kernel::crba: return {{{RBDGEN_RANGE(rbdgen_quadruped_crba_code)}, {nullptr, nullptr}, {nullptr, nullptr}}};
+        case Kernel::ltdl: return {{{RBDGEN_RANGE(rbdgen_quadruped_ltdl_code)}, {nullptr, nullptr}, {nullptr, nullptr}}};
+        case Kernel::ltdl_solve: return {{{RBDGEN_RANGE(rbdgen_quadruped_ltdl_solve_code)}, {nullptr, nullptr}, {nullptr, nullptr}}};
+        case Kernel::jacobians: return {{{RBDGEN_RANGE(rbdgen_quadruped_jacobians_code)}, {nullptr, nullptr}, {nullptr, nullptr}}};
+    }
+    return {};
+}
+inline void warm(Kernel kernel) noexcept { rbdgen_warm(extent(kernel)); }
+template <class... More> inline void warm(Kernel kernel, More... more) noexcept {
+    warm(kernel);
+    warm(more...);
+}
+inline void warm_all() noexcept {
+    for (int k = 0; k < kernel_count; ++k) warm(static_cast<Kernel>(k));
+}
 
 
 }  // namespace quadruped

@@ -6,11 +6,15 @@
 // Emission: straight-line
 #include <cmath>
 
+// This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
+#define RBDGEN_CODE RBDGEN_SECTION(rbdgen_quadruped_crba_code)
+#define RBDGEN_TABLE RBDGEN_SECTION(rbdgen_quadruped_crba_tables)
+#define RBDGEN_CALLS RBDGEN_SECTION(rbdgen_quadruped_crba_calls)
 #include "quadruped.hpp"
 
 namespace quadruped {
 
-void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
+RBDGEN_CODE void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     const Scalar t23 = q[7] + 1.7002699794435596;
     const Scalar t36 = q[8] + 0.79160066341269397;
     const Scalar t47 = q[9] - 2.7982571829136793;
@@ -2079,6 +2083,12 @@ void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
     H[319] = 0.0;
     H[320] = 0.0;
     H[323] = 0.33700748524717306;
+}
+
+// crba that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.
+RBDGEN_CODE void crba_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept {
+    warm(Kernel::crba);
+    quadruped::crba(q, H);  // qualified: a parameter may have the kernel's name (gravity, nle)
 }
 
 }  // namespace quadruped

@@ -6,11 +6,15 @@
 // Emission: straight-line
 #include <cmath>
 
+// This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
+#define RBDGEN_CODE RBDGEN_SECTION(rbdgen_quadruped_fk_code)
+#define RBDGEN_TABLE RBDGEN_SECTION(rbdgen_quadruped_fk_tables)
+#define RBDGEN_CALLS RBDGEN_SECTION(rbdgen_quadruped_fk_calls)
 #include "quadruped.hpp"
 
 namespace quadruped {
 
-void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept {
+RBDGEN_CODE void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept {
     const Scalar t52 = q[7] + 1.7002699794435596;
     const Scalar t135 = q[8] + 0.79160066341269397;
     const Scalar t191 = q[9] - 2.7982571829136793;
@@ -1592,6 +1596,12 @@ void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept 
     pose[9] = q[0];
     pose[10] = q[1];
     pose[11] = q[2];
+}
+
+// fk that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.
+RBDGEN_CODE void fk_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept {
+    warm(Kernel::fk);
+    quadruped::fk(q, pose);  // qualified: a parameter may have the kernel's name (gravity, nle)
 }
 
 }  // namespace quadruped

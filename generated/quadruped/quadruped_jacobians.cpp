@@ -6,11 +6,15 @@
 // Emission: straight-line
 #include <cmath>
 
+// This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
+#define RBDGEN_CODE RBDGEN_SECTION(rbdgen_quadruped_jacobians_code)
+#define RBDGEN_TABLE RBDGEN_SECTION(rbdgen_quadruped_jacobians_tables)
+#define RBDGEN_CALLS RBDGEN_SECTION(rbdgen_quadruped_jacobians_calls)
 #include "quadruped.hpp"
 
 namespace quadruped {
 
-void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept {
+RBDGEN_CODE void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept {
     const Scalar t76 = q[7] + 1.7002699794435596;
     const Scalar t171 = q[8] + 0.79160066341269397;
     const Scalar t263 = q[10] + 2.3227118974128893;
@@ -849,6 +853,12 @@ void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexc
     J[39] = 0.0;
     J[40] = 0.0;
     J[41] = 0.0;
+}
+
+// jacobians that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.
+RBDGEN_CODE void jacobians_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept {
+    warm(Kernel::jacobians);
+    quadruped::jacobians(q, J);  // qualified: a parameter may have the kernel's name (gravity, nle)
 }
 
 }  // namespace quadruped

@@ -6,11 +6,15 @@
 // Emission: straight-line
 #include <cmath>
 
+// This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
+#define RBDGEN_CODE RBDGEN_SECTION(rbdgen_quadruped_ltdl_code)
+#define RBDGEN_TABLE RBDGEN_SECTION(rbdgen_quadruped_ltdl_tables)
+#define RBDGEN_CALLS RBDGEN_SECTION(rbdgen_quadruped_ltdl_calls)
 #include "quadruped.hpp"
 
 namespace quadruped {
 
-void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept {
+RBDGEN_CODE void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept {
     const Scalar t173 = 1.0 / H[323];
     const Scalar t174 = H[322] * t173;
     LD[322] = t174;
@@ -1200,6 +1204,12 @@ void ltdl(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept 
     LD[319] = H[319];
     LD[320] = H[320];
     LD[323] = H[323];
+}
+
+// ltdl that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.
+RBDGEN_CODE void ltdl_cold(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTRICT LD) noexcept {
+    warm(Kernel::ltdl);
+    quadruped::ltdl(H, LD);  // qualified: a parameter may have the kernel's name (gravity, nle)
 }
 
 }  // namespace quadruped

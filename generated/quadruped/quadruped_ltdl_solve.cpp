@@ -6,11 +6,15 @@
 // Emission: straight-line
 #include <cmath>
 
+// This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
+#define RBDGEN_CODE RBDGEN_SECTION(rbdgen_quadruped_ltdl_solve_code)
+#define RBDGEN_TABLE RBDGEN_SECTION(rbdgen_quadruped_ltdl_solve_tables)
+#define RBDGEN_CALLS RBDGEN_SECTION(rbdgen_quadruped_ltdl_solve_calls)
 #include "quadruped.hpp"
 
 namespace quadruped {
 
-void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT b, Scalar* RBDGEN_RESTRICT x) noexcept {
+RBDGEN_CODE void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT b, Scalar* RBDGEN_RESTRICT x) noexcept {
     const Scalar t135 = LD[322] * b[17];
     const Scalar t136 = b[16] - t135;
     const Scalar t137 = LD[321] * b[17];
@@ -443,6 +447,12 @@ void ltdl_solve(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT 
     const Scalar t547 = LD[306] * t333;
     const Scalar t548 = t546 - t547;
     x[17] = t548;
+}
+
+// ltdl_solve that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.
+RBDGEN_CODE void ltdl_solve_cold(const Scalar* RBDGEN_RESTRICT LD, const Scalar* RBDGEN_RESTRICT b, Scalar* RBDGEN_RESTRICT x) noexcept {
+    warm(Kernel::ltdl_solve);
+    quadruped::ltdl_solve(LD, b, x);  // qualified: a parameter may have the kernel's name (gravity, nle)
 }
 
 }  // namespace quadruped

@@ -6,6 +6,10 @@
 // Emission: compact (25 steps, 8 functions)
 #include <cmath>
 
+// This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
+#define RBDGEN_CODE RBDGEN_SECTION(rbdgen_quadruped_rnea_code)
+#define RBDGEN_TABLE RBDGEN_SECTION(rbdgen_quadruped_rnea_tables)
+#define RBDGEN_CALLS RBDGEN_SECTION(rbdgen_quadruped_rnea_calls)
 #include "quadruped.hpp"
 
 namespace quadruped {
@@ -13,7 +17,7 @@ namespace quadruped {
 namespace {
 
 // 25 steps, 8 functions; the slots each call reads and writes, and its constants.
-constexpr unsigned short rnea_x[] = {
+RBDGEN_TABLE constexpr unsigned short rnea_x[] = {
     0, 1, 2, 3, 4, 5, 4, 0, 3, 1, 2, 5,
     6, 3, 4, 5, 2, 1, 0, 0, 1, 2, 3, 4,
     5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
@@ -75,7 +79,7 @@ constexpr unsigned short rnea_x[] = {
     6, 66, 67, 68, 69, 70, 27, 0, 1, 2, 3, 4,
     5,
 };
-constexpr Scalar rnea_c[] = {
+RBDGEN_TABLE constexpr Scalar rnea_c[] = {
     (-0.005219851954658147), 0.02090385143040073, 0.041033915058016512, (-0.0094702699895037462), (-0.0061749444203454407), 0.049528197452019238, 1.3424953417050411, 0.044649572460381315, 0.083266928882422361, (-0.085050731089028164), (-0.32902338975414758), (-0.94432177195842004),
     0.98603193041342907, (-0.16655639346829829), 0.045067826756997859, 0.062859050685568046, 0.14475859229454269, 0.0019812942548315671, 0.21954299373805611, 0.10485897867734889, (-0.042401214138506421), 0.0095364887905732814, 0.10712142535052083, 2.9291119554024272,
     (-0.63424123771262531), (-0.13163930574977215), 0.23264690707608918, (-0.99890837165857993), 0.046712578931207817, (-0.014759681297523213), (-0.31562310513450587), 0.061588395321058906, 0.012438732366738134, 0.17117589313296899, 0.10206398180034043, 0.039717046782841402,
@@ -98,16 +102,16 @@ constexpr Scalar rnea_c[] = {
     0.75817687804228484, 0.65204894110952616, 0.020066481710099671, (-0.31596802478534408), (-0.99890837165857993), 0.046712578931207817, 0.061588395321058906, 0.011896376813388164, 0.98603193041342907, (-0.16655639346829829), (-0.15738078831508243), (-0.32902338975414758),
     (-0.94432177195842004), 0.04704924437437568,
 };
-constexpr unsigned short rnea_trig[] = {
+RBDGEN_TABLE constexpr unsigned short rnea_trig[] = {
     7, 19, 18, 8, 21, 20, 9, 23, 22, 10, 25, 24,
     11, 27, 26, 12, 29, 28, 13, 31, 30, 14, 33, 32,
     15, 35, 34, 16, 37, 36, 17, 39, 38, 18, 41, 40,
 };
-constexpr Scalar rnea_trig_c[] = {
+RBDGEN_TABLE constexpr Scalar rnea_trig_c[] = {
     1.7002699794435596, 0.79160066341269397, (-2.7982571829136793), 2.3227118974128893, 1.7547853915115303, 2.8209613645526823, (-2.6637625287731441), (-0.33401250396864007), (-1.9286019550045823), (-2.5074889400309543), 1.8375971283448076, 2.3889406859025404,
 };
 
-RBDGEN_NOINLINE void rnea_step0(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* ) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void rnea_step0(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* ) noexcept {
     const Scalar i0 = qd[x_[0]];
     const Scalar i1 = qd[x_[1]];
     const Scalar t0 = i0 * i1;
@@ -270,7 +274,7 @@ RBDGEN_NOINLINE void rnea_step0(Scalar* RBDGEN_RESTRICT v_, const unsigned short
     v_[x_[36]] = t122;
 }
 
-RBDGEN_NOINLINE void rnea_step1(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* , Scalar* ) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void rnea_step1(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* , Scalar* ) noexcept {
     const Scalar i0 = qd[x_[0]];
     const Scalar t0 = c_[0] * i0;
     const Scalar i1 = qd[x_[1]];
@@ -475,7 +479,7 @@ RBDGEN_NOINLINE void rnea_step1(Scalar* RBDGEN_RESTRICT v_, const unsigned short
     v_[x_[45]] = t155;
 }
 
-RBDGEN_NOINLINE void rnea_step2(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* , Scalar* ) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void rnea_step2(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* , Scalar* ) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar t0 = c_[0] * i0;
     const Scalar i1 = v_[x_[1]];
@@ -656,7 +660,7 @@ RBDGEN_NOINLINE void rnea_step2(Scalar* RBDGEN_RESTRICT v_, const unsigned short
     v_[x_[39]] = t137;
 }
 
-RBDGEN_NOINLINE void rnea_step3(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void rnea_step3(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar t0 = c_[0] * i0;
     const Scalar i1 = v_[x_[1]];
@@ -797,7 +801,7 @@ RBDGEN_NOINLINE void rnea_step3(Scalar* RBDGEN_RESTRICT v_, const unsigned short
     tau[x_[21]] = t115;
 }
 
-RBDGEN_NOINLINE void rnea_step4(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void rnea_step4(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar i1 = v_[x_[1]];
     const Scalar t0 = i0 * i1;
@@ -854,7 +858,7 @@ RBDGEN_NOINLINE void rnea_step4(Scalar* RBDGEN_RESTRICT v_, const unsigned short
     v_[x_[19]] = t33;
 }
 
-RBDGEN_NOINLINE void rnea_step5(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void rnea_step5(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar i1 = v_[x_[1]];
     const Scalar t0 = i0 * i1;
@@ -915,7 +919,7 @@ RBDGEN_NOINLINE void rnea_step5(Scalar* RBDGEN_RESTRICT v_, const unsigned short
     v_[x_[19]] = t37;
 }
 
-RBDGEN_NOINLINE void rnea_step6(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void rnea_step6(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar i1 = v_[x_[1]];
     const Scalar t0 = i0 * i1;
@@ -992,7 +996,7 @@ RBDGEN_NOINLINE void rnea_step6(Scalar* RBDGEN_RESTRICT v_, const unsigned short
     v_[x_[19]] = t53;
 }
 
-RBDGEN_NOINLINE void rnea_step7(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void rnea_step7(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar i1 = v_[x_[1]];
     const Scalar t0 = i0 * i1;
@@ -1071,7 +1075,7 @@ RBDGEN_NOINLINE void rnea_step7(Scalar* RBDGEN_RESTRICT v_, const unsigned short
 
 }  // namespace
 
-void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept {
+RBDGEN_CODE void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept {
     Scalar v_[123];
     rnea_step0(v_, rnea_x + 0, rnea_c + 0, q, qd, qdd, gravity, tau);
     for (int j = 0; j + 1 < 12; j += 2) {
@@ -1102,6 +1106,12 @@ void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, con
     rnea_step4(v_, rnea_x + 649, rnea_c + 228, q, qd, qdd, gravity, tau);
     rnea_step5(v_, rnea_x + 669, rnea_c + 231, q, qd, qdd, gravity, tau);
     rnea_step7(v_, rnea_x + 689, rnea_c + 235, q, qd, qdd, gravity, tau);
+}
+
+// rnea that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.
+RBDGEN_CODE void rnea_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept {
+    warm(Kernel::rnea);
+    quadruped::rnea(q, qd, qdd, gravity, tau);  // qualified: a parameter may have the kernel's name (gravity, nle)
 }
 
 }  // namespace quadruped

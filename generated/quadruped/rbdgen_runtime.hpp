@@ -22,12 +22,41 @@
 #define RBDGEN_NOINLINE
 #endif
 
+// Where a kernel's code and tables go. A kernel's source file defines RBDGEN_CODE, RBDGEN_TABLE and
+// RBDGEN_CALLS before it includes its robot's header, as sections of its own (rbdgen_<robot>_<kernel>_code,
+// _tables and _calls: every function, the runtime's below included, and every table of that file), whose
+// first and last bytes the linker names __start_<section> and __stop_<section> (GNU ld, gold, lld, the
+// arm-none-eabi toolchain's ld: an output section named as a C identifier). warm() below reads them.
+// Elsewhere (no ELF, or RBDGEN_NO_SECTIONS defined for a linker script that refuses sections it does
+// not name) the kernels go where the compiler puts them, and warm() does nothing.
+#if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__)) && !defined(RBDGEN_NO_SECTIONS)
+#define RBDGEN_SECTION(name) __attribute__((section(#name)))
+#define RBDGEN_BOUNDS(name) extern "C" __attribute__((weak)) const char __start_##name[], __stop_##name[];
+#define RBDGEN_RANGE(name) __start_##name, __stop_##name
+#else
+#define RBDGEN_SECTION(name)
+#define RBDGEN_BOUNDS(name)
+#define RBDGEN_RANGE(name) nullptr, nullptr
+#endif
+#ifndef RBDGEN_CODE
+#define RBDGEN_CODE
+#define RBDGEN_TABLE
+#define RBDGEN_CALLS
+#endif
+// GCC (12) puts a function template's instantiations in .text whatever section attribute it has, so
+// the runtime's templates are always inlined, into the kernel's functions that are in its section.
+#if defined(__GNUC__) || defined(__clang__)
+#define RBDGEN_INLINE __attribute__((always_inline))
+#else
+#define RBDGEN_INLINE
+#endif
+
 // r = x − k π/2 (Cody–Waite: π/2 in three parts of 33 significant bits, so k·part is exact for
 // |k| < 2^20), then the Taylor series of sin r and cos r on [−π/4, π/4], whose first omitted terms
 // (r^17/17!, r^18/18!) are below 5e-17 there, by Estrin's scheme (independent products that overlap
 // in the pipeline: arm7's RNEA at -O2 about 4% faster than by Horner's rule). T is double, or two
 // doubles in a SIMD register.
-template <class T> static inline void rbdgen_sincos_reduced(const T& x, const T& k, T* sin_r, T* cos_r) noexcept {
+template <class T> static inline RBDGEN_INLINE void rbdgen_sincos_reduced(const T& x, const T& k, T* sin_r, T* cos_r) noexcept {
     const T r = ((x - k * 1.5707963267341256) - k * 6.077100506303966e-11) - k * 2.0222662487959506e-21;
     const T r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
     const T ps = (-0.16666666666666666 + r2 * 0.008333333333333333) + r4 * (-0.0001984126984126984 + r2 * 2.7557319223985893e-06) +
@@ -42,7 +71,7 @@ template <class T> static inline void rbdgen_sincos_reduced(const T& x, const T&
 // rounded, rbdgen_sincos_reduced, and the quadrant k mod 4 picks and signs the results. Tested
 // against std::sin/std::cos (tests/test_sincos.cpp). |x| ≥ 1e5 rad, infinities and NaN go to
 // std::sin/std::cos. Define RBDGEN_STD_TRIG to always use them.
-static inline void rbdgen_sincos(double x, double* s, double* c) noexcept {
+static inline RBDGEN_CODE void rbdgen_sincos(double x, double* s, double* c) noexcept {
 #ifndef RBDGEN_STD_TRIG
     if (x > -1e5 && x < 1e5) {
         const double k = static_cast<double>(static_cast<long>(x * 0.63661977236758138 + (x < 0 ? -0.5 : 0.5)));
@@ -64,7 +93,7 @@ static inline void rbdgen_sincos(double x, double* s, double* c) noexcept {
 // would emulate in software): π/2 in three parts of few bits (k·part exact for |k| < 2^13), Taylor to
 // x^9 and x^8 (first omitted terms below 2.5e-8 on [−π/4, π/4]); worst difference from the exact
 // values 1.1e-7 (tests/test_sincos.cpp). |x| ≥ 8192 rad, infinities and NaN go to std::sin/std::cos.
-static inline void rbdgen_sincos(float x, float* s, float* c) noexcept {
+static inline RBDGEN_CODE void rbdgen_sincos(float x, float* s, float* c) noexcept {
 #ifndef RBDGEN_STD_TRIG
     if (x > -8192.0f && x < 8192.0f) {
         const float k = static_cast<float>(static_cast<int>(x * 0.636619772f + (x < 0 ? -0.5f : 0.5f)));
@@ -93,11 +122,11 @@ static inline void rbdgen_sincos(float x, float* s, float* c) noexcept {
 #include <type_traits>
 #include <utility>
 template <class V> using rbdgen_lane_t = typename std::remove_cv<typename std::remove_reference<decltype(std::declval<V>()[0])>::type>::type;
-template <class V, class = rbdgen_lane_t<V>> static inline V rbdgen_sqrt(V x) noexcept {
+template <class V, class = rbdgen_lane_t<V>> static inline RBDGEN_INLINE V rbdgen_sqrt(V x) noexcept {
     for (unsigned i = 0; i < sizeof(V) / sizeof(rbdgen_lane_t<V>); ++i) x[i] = std::sqrt(x[i]);
     return x;
 }
-template <class V, class = rbdgen_lane_t<V>> static inline void rbdgen_sincos(const V& x, V* s, V* c) noexcept {  // a lane at a time
+template <class V, class = rbdgen_lane_t<V>> static inline RBDGEN_INLINE void rbdgen_sincos(const V& x, V* s, V* c) noexcept {  // a lane at a time
     using E = rbdgen_lane_t<V>;
     for (unsigned i = 0; i < sizeof(V) / sizeof(E); ++i) {
         E si, ci;
@@ -106,7 +135,7 @@ template <class V, class = rbdgen_lane_t<V>> static inline void rbdgen_sincos(co
     }
 }
 // V: W doubles; VI, VU: W signed and unsigned 64-bit integers.
-template <class V, class VI, class VU> static inline void rbdgen_sincos_lanes(const V& x, V* s, V* c) noexcept {
+template <class V, class VI, class VU> static inline RBDGEN_INLINE void rbdgen_sincos_lanes(const V& x, V* s, V* c) noexcept {
 #ifndef RBDGEN_STD_TRIG
     bool in_range = true;
     for (unsigned i = 0; i < sizeof(V) / sizeof(double); ++i) in_range = in_range && x[i] > -1e5 && x[i] < 1e5;
@@ -135,7 +164,7 @@ template <class V, class VI, class VU> static inline void rbdgen_sincos_lanes(co
     typedef double rbdgen_batch##W##d __attribute__((vector_size(W * 8)));                                          \
     typedef long long rbdgen_batch##W##i __attribute__((vector_size(W * 8)));                                       \
     typedef unsigned long long rbdgen_batch##W##u __attribute__((vector_size(W * 8)));                              \
-    static inline void rbdgen_sincos(const rbdgen_batch##W##d& x, rbdgen_batch##W##d* s, rbdgen_batch##W##d* c) noexcept { \
+    static inline RBDGEN_CODE void rbdgen_sincos(const rbdgen_batch##W##d& x, rbdgen_batch##W##d* s, rbdgen_batch##W##d* c) noexcept { \
         rbdgen_sincos_lanes<rbdgen_batch##W##d, rbdgen_batch##W##i, rbdgen_batch##W##u>(x, s, c);                     \
     }
 RBDGEN_BATCH_SINCOS(2)
@@ -149,14 +178,14 @@ RBDGEN_BATCH_SINCOS(8)
 // Elsewhere, and for float, two rbdgen_sincos calls. Tested against std::sin and
 // std::cos (tests/test_sincos.cpp).
 #if !defined(RBDGEN_STD_TRIG) && (defined(__GNUC__) || defined(__clang__)) && (defined(__SSE2__) || defined(__aarch64__))
-static inline void rbdgen_sincos2(double x0, double x1, double* s0, double* c0, double* s1, double* c1) noexcept {
+static inline RBDGEN_CODE void rbdgen_sincos2(double x0, double x1, double* s0, double* c0, double* s1, double* c1) noexcept {
     const rbdgen_batch2d x = {x0, x1};
     rbdgen_batch2d s, c;
     rbdgen_sincos(x, &s, &c);
     *s0 = s[0], *s1 = s[1], *c0 = c[0], *c1 = c[1];
 }
 #endif
-template <class T> static inline void rbdgen_sincos2(T x0, T x1, T* s0, T* c0, T* s1, T* c1) noexcept {  // two calls
+template <class T> static inline RBDGEN_INLINE void rbdgen_sincos2(T x0, T x1, T* s0, T* c0, T* s1, T* c1) noexcept {  // two calls
     rbdgen_sincos(x0, s0, c0);
     rbdgen_sincos(x1, s1, c1);
 }
@@ -170,7 +199,7 @@ template <class T> static inline void rbdgen_sincos2(T x0, T x1, T* s0, T* c0, T
 // and entry off[i] + t − m of i have the same column. Reciprocal: a row's pivot divides two or more
 // entries as one reciprocal and multiplications (not with --keep-divisions).
 template <class T, class I, bool Reciprocal, bool Packed>
-static inline void rbdgen_ltdl(T* RBDGEN_RESTRICT A, const I* off, const I* col, const I* at, int n) noexcept {
+static inline RBDGEN_INLINE void rbdgen_ltdl(T* RBDGEN_RESTRICT A, const I* off, const I* col, const I* at, int n) noexcept {
     for (int k = n - 1; k >= 0; --k) {
         const int row = off[k], d = off[k + 1] - row;
         const T D_kk = A[Packed ? row : at[row]];
@@ -189,7 +218,7 @@ static inline void rbdgen_ltdl(T* RBDGEN_RESTRICT A, const I* off, const I* col,
 }
 // x = H⁻¹ x = L⁻¹ D⁻¹ L⁻ᵀ x with the factors rbdgen_ltdl left in A.
 template <class T, class I, bool Packed>
-static inline void rbdgen_ltdl_solve(const T* RBDGEN_RESTRICT A, const I* off, const I* col, const I* at, int n,
+static inline RBDGEN_INLINE void rbdgen_ltdl_solve(const T* RBDGEN_RESTRICT A, const I* off, const I* col, const I* at, int n,
                                      T* RBDGEN_RESTRICT x) noexcept {
     for (int i = n - 1; i >= 0; --i)  // x = L⁻ᵀ x
         for (int e = off[i] + 1; e < off[i + 1]; ++e) x[col[e]] = x[col[e]] - A[Packed ? e : at[e]] * x[i];
@@ -201,7 +230,7 @@ static inline void rbdgen_ltdl_solve(const T* RBDGEN_RESTRICT A, const I* off, c
 // −H⁻¹ ∂τ/∂q, −H⁻¹ ∂τ/∂q̇ and H⁻¹ from the identity): the same sweeps as rbdgen_ltdl_solve, each step
 // on a whole row of X (contiguous, so the compiler vectorizes it), and D⁻¹ as one reciprocal a row.
 template <class T, class I, bool Packed>
-static inline void rbdgen_ltdl_solve_rows(const T* RBDGEN_RESTRICT A, const I* off, const I* col, const I* at, int n,
+static inline RBDGEN_INLINE void rbdgen_ltdl_solve_rows(const T* RBDGEN_RESTRICT A, const I* off, const I* col, const I* at, int n,
                                           T* RBDGEN_RESTRICT X, int m, int s) noexcept {
     for (int i = n - 1; i >= 0; --i)  // X = L⁻ᵀ X
         for (int e = off[i] + 1; e < off[i + 1]; ++e) {
@@ -227,7 +256,7 @@ static inline void rbdgen_ltdl_solve_rows(const T* RBDGEN_RESTRICT A, const I* o
 // ancestors j, nearest first), then M = Σ_j w_j w_jᵀ / D_jj over the subtree of each j, w (n) the
 // column w_j gathered. Entry m of row i is ancestor a_m; W_(a_t, a_m) is entry m − t of row a_t.
 template <class T, class I>
-static inline void rbdgen_ltdl_inverse(const T* RBDGEN_RESTRICT A, const I* off, const I* col, int n, T* RBDGEN_RESTRICT W,
+static inline RBDGEN_INLINE void rbdgen_ltdl_inverse(const T* RBDGEN_RESTRICT A, const I* off, const I* col, int n, T* RBDGEN_RESTRICT W,
                                        T* RBDGEN_RESTRICT w, int* RBDGEN_RESTRICT member, T* RBDGEN_RESTRICT M) noexcept {
     for (int i = 0; i < n; ++i) {
         const int row = off[i], d = off[i + 1] - row;
@@ -260,11 +289,11 @@ static inline void rbdgen_ltdl_inverse(const T* RBDGEN_RESTRICT A, const I* off,
 // rnea_derivatives.hpp: rnea_derivative_pairs), 8 six-vectors a DoF in V: s, u, α, β, Y S, Bᵀ S,
 // ∂F/∂q, ∂F/∂q̇. Row i of LTDL's tables lists DoF i and its ancestors j; first[i] is the first DoF of
 // i's joint. Every other entry is a branch-induced zero.
-template <class T> static inline T rbdgen_dot6(const T* RBDGEN_RESTRICT a, const T* RBDGEN_RESTRICT b) noexcept {
+template <class T> static inline RBDGEN_INLINE T rbdgen_dot6(const T* RBDGEN_RESTRICT a, const T* RBDGEN_RESTRICT b) noexcept {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 template <class T, class I>
-static inline void rbdgen_rnea_derivative_pairs(const T* RBDGEN_RESTRICT V, const I* off, const I* col, const I* first, int n,
+static inline RBDGEN_INLINE void rbdgen_rnea_derivative_pairs(const T* RBDGEN_RESTRICT V, const I* off, const I* col, const I* first, int n,
                                                 T* RBDGEN_RESTRICT dq, T* RBDGEN_RESTRICT dqd) noexcept {
     enum { s = 0, u = 6, alpha = 12, beta = 18, YS = 24, BS = 30, dFdq = 36, dFdqd = 42, size = 48 };
     for (int e = 0; e < n * n; ++e) dq[e] = T{}, dqd[e] = T{};
@@ -285,6 +314,39 @@ static inline void rbdgen_rnea_derivative_pairs(const T* RBDGEN_RESTRICT V, cons
             dq[j * n + i] = rbdgen_dot6(V + size * j + s, V + size * i + dFdq);
             dqd[j * n + i] = rbdgen_dot6(V + size * j + s, V + size * i + dFdqd);
         }
+}
+
+// A kernel's extent: its code, its tables and its call tables, each [begin, end) as the linker placed
+// them (null where the kernel has none, or where it is not linked into the program).
+struct rbdgen_extent {
+    const char* range[3][2];
+};
+
+// Reads one byte of every cache line of a kernel's extent, so that its code and tables are in the
+// caches (and its pages in the TLBs) when it runs: the loads do not depend on each other, so the core
+// has many in flight at once, and the L2 then holds the code for the instruction fetch, which would
+// otherwise fetch it a line at a time as it runs into it. RBDGEN_CACHE_LINE: the target's line size
+// (64 bytes; 32 on Cortex-M). On Cortex-M (no cache, or a Cortex-M7 whose flash its own accelerator
+// feeds) it compiles to nothing, unless RBDGEN_WARM_MCU is defined.
+#ifndef RBDGEN_CACHE_LINE
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+#define RBDGEN_CACHE_LINE 32
+#else
+#define RBDGEN_CACHE_LINE 64
+#endif
+#endif
+static inline void rbdgen_warm(const rbdgen_extent& e) noexcept {
+#if (defined(__GNUC__) || defined(__clang__)) && (!(defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M') || defined(RBDGEN_WARM_MCU))
+    typedef __UINTPTR_TYPE__ address;
+    for (const auto& r : e.range) {
+        if (!r[0]) continue;
+        const address first = reinterpret_cast<address>(r[0]) & ~static_cast<address>(RBDGEN_CACHE_LINE - 1);
+        for (address p = first; p < reinterpret_cast<address>(r[1]); p += RBDGEN_CACHE_LINE)
+            (void)*reinterpret_cast<const volatile char*>(p);
+    }
+#else
+    (void)e;
+#endif
 }
 
 #endif  // RBDGEN_RUNTIME_HPP

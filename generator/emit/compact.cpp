@@ -235,7 +235,7 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
     std::map<std::pair<int, std::string>, std::vector<int>> copies;  // (output, array read) → element, element read, ...
     std::map<int, std::vector<int>> zeros;                             // output → elements
     auto copy_loop = [&](const std::string& name, const std::vector<int>& entries, const std::string& statement, int stride = 2) {
-        tables += fmt::format("constexpr {} {}[] = {{{}}};\n", index, name, table(entries, [](int e) { return std::to_string(e); }));
+        tables += fmt::format("RBDGEN_TABLE constexpr {} {}[] = {{{}}};\n", index, name, table(entries, [](int e) { return std::to_string(e); }));
         return fmt::format("    for (int j = 0; j < {}; j += {}) {{\n        const {}* T = {};\n        {};\n    }}\n", entries.size(), stride,
                            index, name, statement);
     };
@@ -269,8 +269,8 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
             std::vector<int> entries;
             std::vector<double> offsets;
             for (const Angle& a : angles) entries.insert(entries.end(), {a.q, a.sin, a.cos}), offsets.push_back(a.offset);
-            tables += fmt::format("constexpr {} {}trig[] = {{{}}};\n", index, prefix, table(entries, [](int e) { return std::to_string(e); }));
-            tables += fmt::format("constexpr Scalar {}trig_c[] = {{{}}};\n", prefix,
+            tables += fmt::format("RBDGEN_TABLE constexpr {} {}trig[] = {{{}}};\n", index, prefix, table(entries, [](int e) { return std::to_string(e); }));
+            tables += fmt::format("RBDGEN_TABLE constexpr Scalar {}trig_c[] = {{{}}};\n", prefix,
                                   table(offsets, [&](double c) { return scalar_literal(c, options.scalar); }));
             const size_t n = angles.size();
             if (options.batch)  // a Batch call already takes W angles
@@ -369,7 +369,7 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
             // v_, x_ and c_ (never a kernel array's name: frame_motion returns v, ltdl_solve x) unnamed
             // where the step does not use them: no unused-parameter warning under -Wextra -Werror
             const auto named = [&](const char* p) { return resolved.find(std::string(p) + "[") != std::string::npos ? fmt::format(" RBDGEN_RESTRICT {}", p) : std::string(); };
-            functions += fmt::format("RBDGEN_NOINLINE void {}({}*{}, const {}*{}, const Scalar*{}{}) noexcept {{\n{}}}\n\n",
+            functions += fmt::format("RBDGEN_NOINLINE RBDGEN_CODE void {}({}*{}, const {}*{}, const Scalar*{}{}) noexcept {{\n{}}}\n\n",
                                      name, type, named("v_"), index, named("x_"), named("c_"), arrays, resolved);
         }
         run.push_back({name, x_table.size(), c_table.size()});
@@ -386,10 +386,10 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
         out.body += copy_loop(fmt::format("{}zero_{}", prefix, k.outputs[o].name), elements, k.outputs[o].name + (options.batch ? "[T[j]] = Batch{}" : "[T[j]] = Scalar(0)"), 1);
     out.functions = static_cast<int>(kinds.size());
     out.body = fmt::format("    {} v_[{}];\n", type, n_slots) + out.body;
-    out.definitions = fmt::format("namespace {{\n\n// {} steps, {} functions; the slots each call reads and writes, and its constants.\nconstexpr {} {}x[] = {{{}}};\n",
+    out.definitions = fmt::format("namespace {{\n\n// {} steps, {} functions; the slots each call reads and writes, and its constants.\nRBDGEN_TABLE constexpr {} {}x[] = {{{}}};\n",
                                   out.calls, out.functions, index, prefix, table(x_table, [](int s) { return std::to_string(s); }));
     if (!c_table.empty())
-        out.definitions += fmt::format("constexpr Scalar {}c[] = {{{}}};\n", prefix,
+        out.definitions += fmt::format("RBDGEN_TABLE constexpr Scalar {}c[] = {{{}}};\n", prefix,
                                        table(c_table, [&](double c) { return scalar_literal(c, options.scalar); }));
     out.definitions += tables + "\n" + functions;
     if (!dispatch.empty()) {
@@ -397,7 +397,7 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
         for (size_t a = 0; a < sources.size(); ++a)
             params += fmt::format(", {}{}*", a < first_output ? "const " : "", sources[a] == "sin_q" || sources[a] == "cos_q" ? "Scalar" : type);
         const char* offset = x_table.size() <= 65535 && c_table.size() <= 65535 ? "unsigned short" : "unsigned";
-        out.definitions += fmt::format("struct {}call {{\n    void (*f)({}) noexcept;\n    {} x, c;\n}};\nconstexpr {}call {}calls[] = {{{}}};\n\n", prefix,
+        out.definitions += fmt::format("struct {}call {{\n    void (*f)({}) noexcept;\n    {} x, c;\n}};\nRBDGEN_CALLS constexpr {}call {}calls[] = {{{}}};\n\n", prefix,
                                        params, offset, prefix, prefix, table(dispatch, [&](const Call& c) { return fmt::format("{{{}, {}, {}}}", c.function, c.x, c.c); }));
     }
     out.definitions += "}  // namespace\n\n";

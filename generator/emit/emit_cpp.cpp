@@ -34,15 +34,23 @@ std::vector<bool> arrays_named(const Kernel& k) {
     return named;
 }
 
-std::string kernel_parameters(const Kernel& k, bool precomputed_trig, bool batch) {
+std::string kernel_parameters(const Kernel& k, bool precomputed_trig, bool batch, bool name_all) {
     const char* type = batch ? "Batch" : "Scalar";
-    const std::vector<bool> named = arrays_named(k);
+    std::vector<bool> named = arrays_named(k);
+    if (name_all) named.assign(named.size(), true);
     std::string p = precomputed_trig ? "const Scalar* RBDGEN_RESTRICT sin_q, const Scalar* RBDGEN_RESTRICT cos_q, " : "";
     for (size_t i = 0; i < k.inputs.size(); ++i)
         p += fmt::format("const {}*{}, ", type, named[i] ? " RBDGEN_RESTRICT " + k.inputs[i].name : "");
     for (size_t o = 0; o < k.outputs.size(); ++o)
         p += fmt::format("{}{}*{}", o ? ", " : "", type, named[k.inputs.size() + o] ? " RBDGEN_RESTRICT " + k.outputs[o].name : "");
     return p;
+}
+
+std::string kernel_arguments(const Kernel& k) {
+    std::string a;
+    for (const auto* arrays : {&k.inputs, &k.outputs})
+        for (const KernelArray& x : *arrays) a += (a.empty() ? "" : ", ") + x.name;
+    return a;
 }
 
 StatementPrinter::StatementPrinter(const Kernel& k, const Schedule& sch, const EmitOptions& options)

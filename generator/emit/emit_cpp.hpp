@@ -23,8 +23,11 @@ struct EmitOptions {
 
 // The function's parameter list, e.g. "const Scalar* q, const Scalar* qd, Scalar* tau" (with
 // precomputed_trig: "const Scalar* sin_q, const Scalar* cos_q, " first).
-// With batch, every array is of Batch (W states a call) instead of Scalar.
-std::string kernel_parameters(const Kernel& k, bool precomputed_trig = false, bool batch = false);
+// With batch, every array is of Batch (W states a call) instead of Scalar. An array the kernel never
+// reads or writes is left unnamed, unless name_all (a function that passes every array on).
+std::string kernel_parameters(const Kernel& k, bool precomputed_trig = false, bool batch = false, bool name_all = false);
+// The kernel's arrays by name, as the arguments of a call that passes its parameters on: "q, qd, tau".
+std::string kernel_arguments(const Kernel& k);
 // Per array, inputs then outputs: whether the kernel names it. An array it never reads or writes keeps
 // its place unnamed (no unused-parameter warning): a problem's factor array when every factor is an
 // entry of D or a constant (inverse dynamics).

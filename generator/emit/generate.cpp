@@ -22,6 +22,7 @@
 #include "emit/names.hpp"
 #include "emit/spy.hpp"
 #include "emit/templates.hpp"
+#include "emit/warm.hpp"
 #include "model/error.hpp"
 #include "model/prepare.hpp"
 #include "model/topology.hpp"
@@ -121,6 +122,8 @@ std::string kernel_source(const Context& c, const Emitted& e) {
     args.push_back(fmt::arg("header", c.header));
     args.push_back(fmt::arg("ns", c.ns));
     args.push_back(fmt::arg("parameters", kernel_parameters(k)));
+    args.push_back(fmt::arg("cold_parameters", kernel_parameters(k, false, false, true)));
+    args.push_back(fmt::arg("arguments", kernel_arguments(k)));
     const bool uniform = c.o.emission == "uniform";  // its compact forms call through tables
     const Function plain = function_of(c, e, {c.o.scalar, false, false, uniform}, k.name + "_");
     args.push_back(fmt::arg("definitions", plain.definitions));
@@ -139,12 +142,12 @@ std::string kernel_source(const Context& c, const Emitted& e) {
     std::string text = fill("kernel.cpp.in", args);
     if (e.with_sc) {
         const Function sc = function_of(c, e, {c.o.scalar, true, false, uniform}, k.name + "_sc_");
-        text += fmt::format("\nnamespace {} {{\n\n{}void {}_sc({}) noexcept {{\n{}}}\n\n}}  // namespace {}\n", c.ns, sc.definitions, k.name,
+        text += fmt::format("\nnamespace {} {{\n\n{}RBDGEN_CODE void {}_sc({}) noexcept {{\n{}}}\n\n}}  // namespace {}\n", c.ns, sc.definitions, k.name,
                             kernel_parameters(k, true), sc.body, c.ns);
     }
     if (c.o.batch) {
         const Function batch = function_of(c, e, {c.o.scalar, false, true, uniform}, k.name + "_batch_");
-        text += fmt::format("\nnamespace {} {{\nnamespace batch {{\n\n{}void {}({}) noexcept {{\n{}}}\n\n}}  // namespace batch\n}}  // namespace {}\n",
+        text += fmt::format("\nnamespace {} {{\nnamespace batch {{\n\n{}RBDGEN_CODE void {}({}) noexcept {{\n{}}}\n\n}}  // namespace batch\n}}  // namespace {}\n",
                             c.ns, batch.definitions, k.name, kernel_parameters(k, false, true), batch.body, c.ns);
     }
     return text;
@@ -162,8 +165,9 @@ std::string declaration(const Emitted& e) {
     std::string constants;  // each array's size, for the caller's buffers
     for (const auto* arrays : {&k.inputs, &k.outputs})
         for (const KernelArray& a : *arrays) constants += fmt::format("constexpr int {}_{}_size = {};\n", k.name, a.name, a.size());
-    std::string d = fmt::format("// {}\n{}// {}\nvoid {}({}) noexcept;\n{}\n", k.doc, sizes, ops_text(e.ops()), k.name,
-                                kernel_parameters(k), constants);
+    std::string d = fmt::format("// {}\n{}// {}\nvoid {}({}) noexcept;\n// {} that first warms itself (warm below).\nvoid {}_cold({}) noexcept;\n{}\n",
+                                k.doc, sizes, ops_text(e.ops()), k.name, kernel_parameters(k), k.name, k.name,
+                                kernel_parameters(k, false, false, true), constants);
     if (e.with_sc)
         d += fmt::format("// {} with sin_q[NQ], cos_q[NQ] = sin, cos of q given (see sincos below).\nvoid {}_sc({}) noexcept;\n\n",
                          k.name, k.name, kernel_parameters(k, true));
@@ -184,7 +188,7 @@ std::string batch_width_check(int bytes) {
                        condition, bytes, bytes == 32 ? "-mavx2" : "-mavx512f");
 }
 
-std::string header_file(const Context& c, const std::vector<Emitted>& kernels) {
+std::string header_file(const Context& c, const std::vector<Emitted>& kernels, const std::vector<KernelSections>& sections) {
     const Model& model = c.model;
     std::string joint_comments, joint_table, dof_names, declarations;
     for (const Body& b : model.bodies) {
@@ -236,6 +240,7 @@ std::string header_file(const Context& c, const std::vector<Emitted>& kernels) {
             "{2}namespace batch {{\n{1}}}  // namespace batch\n\n",
             c.o.batch, batched, batch_width_check(c.o.batch * (c.o.scalar == "float" ? 4 : 8)));
     }
+    declarations += warm_declarations(c.ns, sections);
     if (c.o.trig_entry_points)
         declarations += "// sin and cos of every joint position, for the _sc entry points (entries of non-revolute coordinates are\n"
                         "// computed too, and ignored).\ninline void sincos(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT sin_q, "
@@ -830,8 +835,13 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
     }
 
     Files files;
-    for (const Emitted& e : kernels) files[c.ns + "_" + e.kernel.name + ".cpp"] = kernel_source(c, e);
-    files[c.header] = header_file(c, kernels);
+    std::vector<KernelSections> sections;
+    for (const Emitted& e : kernels) {
+        const std::string source = kernel_source(c, e);
+        sections.push_back(kernel_sections(e.kernel.name, source));
+        files[c.ns + "_" + e.kernel.name + ".cpp"] = source;
+    }
+    files[c.header] = header_file(c, kernels, sections);
     files["rbdgen_runtime.hpp"] = template_text("rbdgen_runtime.hpp.in");
     files[c.ns + "_eval.cpp"] = drivers_text(c, kernels, "eval_main.cpp.in");
     files[c.ns + "_bench.cpp"] = drivers_text(c, kernels, "bench_main.cpp.in");

@@ -12,7 +12,7 @@ namespace {
 using Loops = KernelSpec::LtdlLoops;
 
 std::string table(const std::string& type, const std::string& name, const std::vector<int>& values) {
-    std::string t = fmt::format("constexpr {} {}[] = {{", type, name);
+    std::string t = fmt::format("RBDGEN_TABLE constexpr {} {}[] = {{", type, name);
     for (size_t i = 0; i < values.size(); ++i) t += fmt::format("{}{}", i == 0 ? "\n    " : i % 24 ? ", " : ",\n    ", values[i]);
     return t + "};\n";
 }
@@ -28,7 +28,7 @@ std::string call(const std::string& function, const Kernel& part, bool sc, const
 
 // The definition of a head or tail as a function of its own: its step functions and tables, then it.
 std::string part_function(const std::string& name, const LoopPart& part, const EmitOptions& options) {
-    return part.definitions + fmt::format("static void {}({}) noexcept {{\n{}}}\n\n", name,
+    return part.definitions + fmt::format("static RBDGEN_CODE void {}({}) noexcept {{\n{}}}\n\n", name,
                                           kernel_parameters(*part.kernel, options.precomputed_trig, options.batch), part.body);
 }
 

@@ -21,11 +21,14 @@ inline constexpr const char* kMeasureFlags = "-std=c++17 -Os -ffreestanding -fno
 void measure_kernels(Files& files, const std::string& name, const std::string& compiler);
 
 // An ELF object's bytes (32- or 64-bit): its machine code (sections with the execute flag) and its
-// data (.rodata* and .data*: the compact and uniform kernels' constexpr tables, a straight-line
-// kernel's literal pool; not the unwind tables). Throws rbdgen::Error for a file that is not a
-// little-endian ELF object.
+// data (.rodata*, .data* and the kernel's own table sections: the compact and uniform kernels'
+// constexpr tables, a straight-line kernel's literal pool; not the unwind tables). Of these, what is
+// in the kernel's own sections (rbdgen_<robot>_<kernel>_code, _tables, _calls: what warm() reads),
+// and the cache lines of 64 bytes they fill, each section starting on a line. Throws rbdgen::Error
+// for a file that is not a little-endian ELF object.
 struct ElfBytes {
     long text = 0, data = 0;
+    long own_code = 0, own_tables = 0, own_lines = 0;
 };
 ElfBytes elf_bytes(const std::string& object_path);
 

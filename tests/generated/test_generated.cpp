@@ -4,6 +4,7 @@
 // Compiled once per robot, with ROBOT_NS, ROBOT_HEADER, ROBOT_URDF, ROBOT_FLOATING, ROBOT_TOLERANCE.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <new>
 #include <fstream>
@@ -375,6 +376,60 @@ TEST_F(Generated, BatchedKernelsEqualTheSingleStateKernels) {
 #ifdef ROBOT_DERIVATIVES
         CHECK_BATCH(rnea_derivatives);
         CHECK_BATCH(aba_derivatives);
+#endif
+    }
+}
+
+// Cold calls: k_cold (warm, then k) returns what k returns, bit for bit, at random inputs; and the
+// kernel's code range from extent() (the linker's bounds of its section) holds both functions, and
+// warm() of it, then of every kernel, changes nothing either.
+template <class... A>
+void check_cold(const char* name, void (*plain)(A...) noexcept, void (*cold)(A...) noexcept, robot::Kernel kernel, const int* sizes,
+                std::mt19937_64& rng) {
+    constexpr size_t n = sizeof...(A);
+    constexpr bool input[] = {std::is_const_v<std::remove_pointer_t<A>>...};
+    std::uniform_real_distribution<double> u(-3, 3);
+    std::vector<std::vector<Scalar>> a(n), b(n), c(n);
+    for (size_t i = 0; i < n; ++i) {
+        a[i].assign(sizes[i], Scalar(0));
+        if (input[i])
+            for (Scalar& x : a[i]) x = static_cast<Scalar>(u(rng));
+    }
+    b = a, c = a;
+    call_with(plain, a, std::index_sequence_for<A...>{});
+    call_with(cold, b, std::index_sequence_for<A...>{});
+    robot::warm(kernel);
+    robot::warm_all();
+    call_with(plain, c, std::index_sequence_for<A...>{});
+    for (size_t i = 0; i < n; ++i)
+        for (int e = 0; e < sizes[i]; ++e) {
+            ASSERT_EQ(std::memcmp(&a[i][e], &b[i][e], sizeof(Scalar)), 0) << name << "_cold argument " << i << " element " << e;
+            ASSERT_EQ(std::memcmp(&a[i][e], &c[i][e], sizeof(Scalar)), 0) << name << " after warm, argument " << i << " element " << e;
+        }
+    const rbdgen_extent x = robot::extent(kernel);
+    const auto inside = [&](const void* f) { return x.range[0][0] <= static_cast<const char*>(f) && static_cast<const char*>(f) < x.range[0][1]; };
+    EXPECT_TRUE(inside(reinterpret_cast<const void*>(plain))) << name << " is outside its code range";
+    EXPECT_TRUE(inside(reinterpret_cast<const void*>(cold))) << name << "_cold is outside its code range";
+}
+#define CHECK_COLD(k) check_cold(#k, &robot::k, &robot::k##_cold, robot::Kernel::k, robot::batch::k##_sizes, rng)
+
+TEST_F(Generated, ColdEntriesAndWarmChangeNoResult) {
+    for (int round = 0; round < 5 && !HasFatalFailure(); ++round) {
+        CHECK_COLD(fk);
+        CHECK_COLD(rnea);
+        CHECK_COLD(gravity);
+        CHECK_COLD(nle);
+        CHECK_COLD(crba);
+        CHECK_COLD(ltdl);
+        CHECK_COLD(ltdl_solve);
+        CHECK_COLD(fd_crba_ltdl);
+        CHECK_COLD(aba);
+        CHECK_COLD(jacobians);
+        CHECK_COLD(id_lu);
+        CHECK_COLD(fd_solve);
+#ifdef ROBOT_DERIVATIVES
+        CHECK_COLD(rnea_derivatives);
+        CHECK_COLD(aba_derivatives);
 #endif
     }
 }
