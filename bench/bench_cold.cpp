@@ -3,7 +3,9 @@
 //   plain   the kernel as it is;
 //   _cold   the kernel's cold entry (warm(), then the kernel);
 //   ahead   warm() issued, then other work (a wait, as a controller waits for its sensors), then the
-//           kernel: the call's time alone, and warm()'s own time beside it.
+//           kernel: the call's time alone, and warm()'s own time beside it;
+//   called  the same with a call of the kernel (at another state) in warm()'s place: the best any
+//           warming can do, since everything the kernel reads is then in the caches.
 // Every call at one of 32 random states; the variants of all robots and kernels in a new random order
 // each round; median and minimum over the rounds. Hot: the minimum of 200 loops of 100 calls.
 // Prints a Markdown table (bench/cold.md, bench/cold.sh).
@@ -98,7 +100,7 @@ int main(int argc, char** argv) {
     std::vector<Task> tasks;
     for (const ColdRobot& r : robots)
         for (const ColdKernel& k : r.kernels)
-            for (const char* v : {"plain", "cold", "ahead", "dart"}) tasks.push_back({&r, &k, v, {}, {}});
+            for (const char* v : {"plain", "cold", "ahead", "called", "dart"}) tasks.push_back({&r, &k, v, {}, {}});
     const auto dart_call = [&](const Task& t) -> const Call& {
         const Peer& p = dart.at(t.robot->label);
         return t.kernel->name == "rnea" ? p.rnea : t.kernel->name == "crba" ? p.crba : p.aba;  // one forward dynamics
@@ -118,9 +120,13 @@ int main(int argc, char** argv) {
             evict();
             const Call& f = t.variant == "dart" ? dart_call(t) : t.variant == "cold" ? t.kernel->cold : t.kernel->plain;
             Clock::time_point t0;
-            if (t.variant == "ahead") {
+            if (t.variant == "ahead" || t.variant == "called") {
                 const Clock::time_point w0 = Clock::now();
-                t.kernel->warm();
+                if (t.variant == "ahead") t.kernel->warm();
+                else {  // the kernel itself, at another state: everything it reads is then in the caches
+                    Inputs& o = states[t.robot->label][(t.next + 16) % 32];
+                    t.kernel->plain(o.q.data(), o.qd.data(), o.x.data(), o.g.data(), o.out.data());
+                }
                 const Clock::time_point w1 = Clock::now();
                 t.warm.push_back(ns(w0, w1));
                 while (ns(w1, Clock::now()) < gap_ns) {
@@ -158,16 +164,18 @@ int main(int argc, char** argv) {
                      std::string(code_pages.evicts() ? "a call into each of 2048 pages of code" : "the instruction TLB NOT evicted: no x86-64") +
                      ") before each call; median (minimum) of " + std::to_string(rounds) +
                      " rounds, all variants in a new random order each round. *ahead*: warm() issued, then " + fmt_ns(gap_ns / 1000) +
-                     " µs of other work (a wait), then the call, timed alone; *warm()*: warm()'s own time. Best library: DART "
+                     " µs of other work (a wait), then the call, timed alone; *warm()*: warm()'s own time; *called ahead*: the same "
+                     "with a call of the kernel at another state in warm()'s place (the best a warming can do). Best library: DART "
                      "(its one forward dynamics is the peer of aba and fd_crba_ltdl). Hot: minimum over 200 loops of 100 calls.\n\n"
-                     "| robot | kernel | plain | _cold | ahead | warm() | DART | DART / _cold | DART / ahead | hot | DART hot |\n"
-                     "|---|---|---|---|---|---|---|---|---|---|---|\n";
+                     "| robot | kernel | plain | _cold | ahead | warm() | called ahead | DART | DART / _cold | DART / ahead | hot | DART hot |\n"
+                     "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const ColdRobot& r : robots)
         for (const ColdKernel& k : r.kernels) {
-            const Task &plain = find(&k, "plain"), &cold = find(&k, "cold"), &ahead = find(&k, "ahead"), &d = find(&k, "dart");
+            const Task &plain = find(&k, "plain"), &cold = find(&k, "cold"), &ahead = find(&k, "ahead"), &called = find(&k, "called"),
+                       &d = find(&k, "dart");
             const auto cell = [](const std::vector<double>& v) { return fmt_ns(median(v)) + " (" + fmt_ns(*std::min_element(v.begin(), v.end())) + ")"; };
             md += "| " + r.label + " | " + k.name + " | " + cell(plain.call) + " | " + cell(cold.call) + " | " + cell(ahead.call) + " | " +
-                  cell(ahead.warm) + " | " + cell(d.call) + " | " + fmt_ns(median(d.call) / median(cold.call)) + "× | " +
+                  cell(ahead.warm) + " | " + cell(called.call) + " | " + cell(d.call) + " | " + fmt_ns(median(d.call) / median(cold.call)) + "× | " +
                   fmt_ns(median(d.call) / median(ahead.call)) + "× | " + fmt_ns(hot[{&k, false}]) + " | " + fmt_ns(hot[{&k, true}]) + " |\n";
         }
     std::printf("%s", md.c_str());

@@ -12,7 +12,7 @@ packages=(
   gcc-arm-none-eabi libstdc++-arm-none-eabi-dev libstdc++-arm-none-eabi-newlib libnewlib-arm-none-eabi libnewlib-dev
 )
 # --bench: also what only bench/ needs (DART, a general library peer for branched and floating robots).
-[ "${1:-}" = "--bench" ] && packages+=(libdart-dev libdart-utils-urdf-dev)
+[ "${1:-}" = "--bench" ] && packages+=(libdart-dev libdart-utils-urdf-dev jq)
 timeout=${RBDGEN_APT_LOCK_TIMEOUT:-900}
 locks=(/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock /var/lib/apt/lists/lock /var/cache/apt/archives/lock)
 
