@@ -2,7 +2,11 @@
 //   - the generated <p>_factor + <p>_solve against KLU (klu_refactor + klu_solve, the library's way
 //     to reuse a symbolic analysis, given the same row and column order) and Eigen's SparseLU
 //     (factorize + solve after analyzePattern), for inverse (id) and forward (fd) dynamics;
-//   - the generated fused fd_lu against the generated aba and fd_crba_ltdl, id_lu against rnea.
+//   - the generated fused fd_lu against the generated aba and fd_crba_ltdl, id_lu against rnea;
+//   - constrained dynamics (issue 31: both feet of the floating humanoids in 6D contact), the generated
+//     contact_lu against the dense KKT solve (CRBA, and Eigen's LU of [H Jᵀ; J 0]) and ABA with the
+//     operational-space solve (H⁻¹ Jᵀ by CRBA and Cholesky, what Pinocchio's contactDynamics does),
+//     both the project's reference in double, and against the generated aba.
 // Markdown tables for bench/RESULTS.md (--out=FILE). Run by bench/run.sh.
 #include <benchmark/benchmark.h>
 #include <klu.h>
@@ -15,6 +19,10 @@
 #include <random>
 #include <set>
 
+#include "algorithms/aba.hpp"
+#include "algorithms/crba.hpp"
+#include "algorithms/frames.hpp"
+#include "algorithms/rnea.hpp"
 #include "collect.hpp"
 #include "lu_robots.hpp"
 #include "model/prepare.hpp"
@@ -56,9 +64,11 @@ long total_ops(const nlohmann::json& kernel) {
 Case make_case(const LuRobot& r, const std::string& problem_name, const Model& model, const nlohmann::json& report) {
     Case c;
     c.label = r.label + "/" + problem_name;
-    c.generated = problem_name == "id" ? &r.id : &r.fd;
-    c.native = problem_name == "id" ? &r.id_native : &r.fd_native;
-    const Problem problem = problem_name == "id" ? inverse_dynamics_problem(model) : forward_dynamics_problem(model);
+    c.generated = problem_name == "id" ? &r.id : problem_name == "fd" ? &r.fd : &r.contact;
+    c.native = problem_name == "id" ? &r.id_native : problem_name == "fd" ? &r.fd_native : &r.contact_native;
+    const Problem problem = problem_name == "id"   ? inverse_dynamics_problem(model)
+                            : problem_name == "fd" ? forward_dynamics_problem(model)
+                                                   : load_problem(model, "contact:" + r.contacts);
     const ProblemAnalysis a = analyze_problem(model, problem);  // the generator's own analysis: the same order
     c.ordering = a.ordering;
     if (report["problems"][problem_name]["ordering"] != a.ordering) std::fprintf(stderr, "warning: %s: the order differs from the generator's\n", c.label.c_str());
@@ -71,6 +81,8 @@ Case make_case(const LuRobot& r, const std::string& problem_name, const Model& m
         for (int k = 3; k < 7; ++k) c.q[k] /= std::sqrt(n);
     }
     for (int i = 0; i < r.nv; ++i) c.qd.push_back(u(rng)), c.x.push_back(5 * u(rng));
+    if (problem_name == "contact" && r.floating_base)
+        for (int i = 0; i < 6; ++i) c.x[i] = 0;  // nothing drives the floating base
     const auto vec = [](const std::vector<double>& v) { return Eigen::Map<const VecX<double>>(v.data(), static_cast<long>(v.size())); };
     const NewtonEulerSystem<double> sys =
         problem_system<double>(model, problem, vec(c.q), vec(c.qd), Vec3<double>(c.g[0], c.g[1], c.g[2]), {VecX<double>(vec(c.x))});
@@ -95,6 +107,49 @@ Case make_case(const LuRobot& r, const std::string& problem_name, const Model& m
     return c;
 }
 
+// Constrained dynamics by the project's reference, two ways (contacts: the frames held in 6D).
+struct ContactPeers {
+    const Model* model;
+    std::vector<LinkFrame> frames;
+    // J (world-aligned, 6 rows a contact) and J̇ q̇, from one kinematics pass each.
+    void jacobian(const VecX<double>& q, const VecX<double>& qd, MatX<double>& J, VecX<double>& Jdqd) const {
+        const MatX<double> J0 = spatial_jacobian<double>(*model, q);
+        const std::vector<FrameState<double>> s = frame_states<double>(*model, frames, q, qd, VecX<double>::Zero(model->nv));
+        J.resize(6 * frames.size(), model->nv), Jdqd.resize(6 * frames.size());
+        for (size_t c = 0; c < frames.size(); ++c) {
+            const MatX<double> Jb = body_support<double>(*model, J0, frames[c].body);
+            for (int k = 0; k < model->nv; ++k) J.block(6 * c, k, 6, 1) = world_aligned<double>(s[c].X_0, s[c].X_0.apply(Vec6<double>(Jb.col(k))));
+            Jdqd.segment(6 * c, 6) = s[c].a;
+        }
+    }
+    // (a) [H Jᵀ; J 0] [q̈; −λ] = [τ − h; −J̇ q̇], dense, Eigen's partial-pivoting LU.
+    VecX<double> kkt(const VecX<double>& q, const VecX<double>& qd, const VecX<double>& tau, const Vec3<double>& g) const {
+        const int nv = model->nv;
+        MatX<double> J;
+        VecX<double> Jdqd;
+        jacobian(q, qd, J, Jdqd);
+        const int m = static_cast<int>(J.rows());
+        MatX<double> K = MatX<double>::Zero(nv + m, nv + m);
+        K.topLeftCorner(nv, nv) = crba<double>(*model, q);
+        K.topRightCorner(nv, m) = J.transpose();
+        K.bottomLeftCorner(m, nv) = J;
+        VecX<double> rhs(nv + m);
+        rhs << tau - rnea<double>(*model, q, qd, VecX<double>::Zero(nv), g), -Jdqd;
+        return K.partialPivLu().solve(rhs).head(nv);
+    }
+    // (b) q̈ = q̈_free + H⁻¹ Jᵀ λ, (J H⁻¹ Jᵀ) λ = −J̇ q̇ − J q̈_free: ABA, CRBA, Cholesky.
+    VecX<double> aba_osim(const VecX<double>& q, const VecX<double>& qd, const VecX<double>& tau, const Vec3<double>& g) const {
+        MatX<double> J;
+        VecX<double> Jdqd;
+        jacobian(q, qd, J, Jdqd);
+        const VecX<double> free = aba<double>(*model, q, qd, tau, g);
+        const Eigen::LLT<MatX<double>> H(crba<double>(*model, q));
+        const MatX<double> MinvJt = H.solve(J.transpose());
+        const VecX<double> lambda = (J * MinvJt).llt().solve(-Jdqd - J * free);
+        return free + MinvJt * lambda;
+    }
+};
+
 double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
     double d = 0, s = 1;
     for (size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i])), s = std::max(s, std::abs(b[i]));
@@ -115,7 +170,8 @@ int main(int argc, char** argv) {
     for (const LuRobot& r : robots) {
         const Model model = prepare_model(load_urdf(r.urdf, {.floating_base = r.floating_base})).model;
         reports[r.label] = nlohmann::json::parse(std::ifstream(r.report));
-        for (const char* p : {"id", "fd"}) cases.push_back(make_case(r, p, model, reports[r.label]));
+        for (const char* p : {"id", "fd", "contact"})
+            if (std::string(p) != "contact" || !r.contacts.empty()) cases.push_back(make_case(r, p, model, reports[r.label]));
     }
     // Every peer set up once (symbolic analysis, a first numeric factorization), then timed on
     // what a controller repeats at each state: factor and solve.
@@ -179,6 +235,52 @@ int main(int argc, char** argv) {
             }
         })->ComputeStatistics("min", minimum);
     }
+    // Constrained dynamics: the fused contact_lu against the reference's two ways, at the case's state.
+    std::map<std::string, ContactPeers> contact_peers;
+    std::map<std::string, Model> contact_models;
+    std::string contact_agreement;
+    for (const LuRobot& r : robots) {
+        if (r.contacts.empty()) continue;
+        contact_models[r.label] = prepare_model(load_urdf(r.urdf, {.floating_base = r.floating_base})).model;
+        ContactPeers& p = contact_peers[r.label];
+        p.model = &contact_models[r.label];
+        for (size_t from = 0; from <= r.contacts.size();) {
+            const size_t comma = std::min(r.contacts.find(',', from), r.contacts.size());
+            p.frames.push_back(*link_frame(*p.model, r.contacts.substr(from, comma - from)));
+            from = comma + 1;
+        }
+        std::sort(p.frames.begin(), p.frames.end(), [](const LinkFrame& a, const LinkFrame& b) { return a.body < b.body; });
+        const Case* c = nullptr;
+        for (const Case& x : cases)
+            if (x.label == r.label + "/contact") c = &x;
+        const auto vec = [](const std::vector<double>& v) { return VecX<double>(Eigen::Map<const VecX<double>>(v.data(), static_cast<long>(v.size()))); };
+        const VecX<double> q = vec(c->q), qd = vec(c->qd), tau = vec(c->x);
+        const Vec3<double> g(c->g[0], c->g[1], c->g[2]);
+        std::vector<double> out(r.contact.d_size > 0 ? static_cast<size_t>(r.nv + 12) : 0);
+        r.contact.fused(c->q.data(), c->qd.data(), c->x.data(), c->g.data(), out.data());
+        const VecX<double> mine = vec(out).head(r.nv), kkt = p.kkt(q, qd, tau, g), osim = p.aba_osim(q, qd, tau, g);
+        contact_agreement += "| " + r.label + " | " + num((mine - kkt).cwiseAbs().maxCoeff() / std::max(1.0, kkt.cwiseAbs().maxCoeff()), "%.1e") +
+                             " | " + num((mine - osim).cwiseAbs().maxCoeff() / std::max(1.0, osim.cwiseAbs().maxCoeff()), "%.1e") + " |\n";
+        for (const char* way : {"kkt", "aba_osim"}) {
+            const ContactPeers* peer = &p;
+            const bool dense = std::string(way) == "kkt";
+            benchmark::RegisterBenchmark((r.label + "/contact_" + way).c_str(), [peer, dense, q, qd, tau, g](benchmark::State& state) {
+                for (auto _ : state) {
+                    VecX<double> x = dense ? peer->kkt(q, qd, tau, g) : peer->aba_osim(q, qd, tau, g);
+                    benchmark::DoNotOptimize(x.data());
+                    benchmark::ClobberMemory();
+                }
+            })->ComputeStatistics("min", minimum);
+        }
+        benchmark::RegisterBenchmark((r.label + "/contact_lu").c_str(), [&r, c](benchmark::State& state) {
+            std::vector<double> out(r.nv + 12);
+            for (auto _ : state) {
+                r.contact.fused(c->q.data(), c->qd.data(), c->x.data(), c->g.data(), out.data());
+                benchmark::DoNotOptimize(out.data());
+                benchmark::ClobberMemory();
+            }
+        })->ComputeStatistics("min", minimum);
+    }
     // The fused kernels against the classical algorithms, generated alike.
     for (const LuRobot& r : robots) {
         const auto add = [&r](const std::string& name, Kernel4 f) {
@@ -226,6 +328,26 @@ int main(int argc, char** argv) {
               cell("aba", aba_ops) + " | " + cell("fd_crba_ltdl", crba_ops) + " | " + num(ns(r.label + "/fd_lu") / ns(r.label + "/aba"), "%.2f") +
               " | " + num(static_cast<double>(fd_ops) / aba_ops, "%.2f") + " |\n";
     }
+    md += "\nConstrained dynamics (issue 31), both feet in 6D contact: the generated fused `contact_lu` (its problem's "
+          "ordering in the first table) against (a) the dense KKT solve (CRBA, then Eigen's partial-pivoting LU of [H Jᵀ; J 0]) "
+          "and (b) ABA and the operational-space solve (H⁻¹ Jᵀ by CRBA and Cholesky, then J H⁻¹ Jᵀ λ = −J̇q̇ − J q̈_free), both the "
+          "project's reference in double, with J and J̇q̇ from one pass of kinematics each; KLU: `klu_refactor` + `klu_solve` on "
+          "the same D, against the generated factor + solve (first table); aba: the generated ABA (the unconstrained dynamics). "
+          "ns per call, minimum of the repetitions:\n\n";
+    md += "| robot | contact_lu ns (ops) | aba ns (ops) | contact_lu / aba | KKT ns | ABA + OSIM ns | KKT / contact_lu | ABA+OSIM / contact_lu | KLU / factor+solve |\n";
+    md += "|---|---|---|---|---|---|---|---|---|\n";
+    for (const LuRobot& r : robots) {
+        if (r.contacts.empty()) continue;
+        const nlohmann::json& rep = reports[r.label];
+        const long lu_ops = total_ops(rep["problems"]["contact"]["kernels"]["contact_lu"]), aba_ops = total_ops(rep["kernels"]["aba"]);
+        const double lu = ns(r.label + "/contact_lu"), a = ns(r.label + "/aba"), k = ns(r.label + "/contact_kkt"), o = ns(r.label + "/contact_aba_osim");
+        const double klu = ns(r.label + "/contact/klu"), fs = ns(r.label + "/contact/rbdgen");
+        md += "| " + r.label + " | " + num(lu) + " (" + std::to_string(lu_ops) + ") | " + num(a) + " (" + std::to_string(aba_ops) + ") | " +
+              num(lu / a, "%.2f") + " | " + num(k) + " | " + num(o) + " | " + num(k / lu, "%.1f") + "× | " + num(o / lu, "%.1f") + "× | " +
+              num(klu / fs, "%.1f") + "× |\n";
+    }
+    md += "\nAgreement of contact_lu's q̈ with the two reference ways (max |Δ| / max(1, |q̈|)):\n\n| robot | KKT | ABA + OSIM |\n|---|---|---|\n" +
+          contact_agreement;
     for (size_t i = 0; i < cases.size(); ++i) klu_free_numeric(&numeric[i], &commons[i]), klu_free_symbolic(&symbolic[i], &commons[i]);
     if (!out_file.empty()) std::ofstream(out_file) << md;
     else std::printf("%s", md.c_str());

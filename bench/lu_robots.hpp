@@ -22,6 +22,9 @@ struct LuRobot {
     int nq = 0, nv = 0;
     LuProblem id, fd;
     LuProblem id_native, fd_native;  // the same kernels built with -O2 -march=native
+    // Constrained dynamics, on the floating robots: the problem contact:<contacts> (README "Problems").
+    std::string contacts;  // empty: none
+    LuProblem contact, contact_native;
     Kernel4 rnea, aba, fd_crba_ltdl;
 };
 

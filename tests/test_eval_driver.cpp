@@ -64,7 +64,8 @@ TEST(EvalDriver, HumanoidMatchesRbdgenEval) {
         {"base", {{"position", {1, 2, 3}}, {"quaternion", {0.1, 0.2, 0.3, 0.927361849549570}},
                   {"velocity", {0.1, -0.2, 0.3, 1.0, 0.5, -0.5}}, {"acceleration", {1, 2, 3, 4, 5, 6}},
                   {"wrench", {1, 0, 0, 0, 0, 100}}}}};
-    const std::string problems = " --problem id --problem fd --problem " + std::string(RBDGEN_SOURCE_DIR) + "/tests/data/humanoid30_hybrid.yaml";
+    const std::string problems = " --problem id --problem fd --problem " + std::string(RBDGEN_SOURCE_DIR) + "/tests/data/humanoid30_hybrid.yaml" +
+                                 " --problem contact:link006,link012 --problem impulse:link006:point,link012:point";
     json with_sensor = state;
     with_sensor["measurements"] = {{"joint003_sensor", {2.5}}};
     const json printed = compare(HUMANOID_EVAL, test::project_model("humanoid30.urdf"), "--floating-base" + problems, with_sensor, 1e-9);
@@ -102,7 +103,8 @@ TEST(EvalDriver, HumanoidNcmtmMatchesRbdgenEval) {
         {"base", {{"motion", {{1, 2, 3, 0.1, 0.2, 0.3, 0.927361849549570}, {0.1, -0.2, 0.3, 1.0, 0.5, -0.5},
                               {1, 2, 3, 4, 5, 6}, {0.5, 0, -0.5, 1, 0, 2}, {0, 0.1, 0, -1, 0, 3}}}}},
         {"measurements", {{"joint003_sensor", {2.5}}}}};
-    const std::string problems = " --problem id --problem fd --problem " + std::string(RBDGEN_SOURCE_DIR) + "/tests/data/humanoid30_hybrid.yaml";
+    const std::string problems = " --problem id --problem fd --problem " + std::string(RBDGEN_SOURCE_DIR) + "/tests/data/humanoid30_hybrid.yaml" +
+                                 " --problem contact:link006,link012 --problem impulse:link006:point,link012:point";
     const json printed = compare(HUMANOID_EVAL, test::project_model("humanoid30.urdf"), "--floating-base --ncmtm-order 3" + problems, state, 1e-9);
     ASSERT_TRUE(printed.contains("cornea") && printed.contains("ncmtm_fk"));
     EXPECT_EQ(printed["cornea"]["joint001"].size(), 3u);  // tau, tau', tau''

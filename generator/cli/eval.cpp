@@ -110,9 +110,10 @@ void add_eval_command(CLI::App& app, std::ostream& out) {
     c->add_option("--state", *state, "the state: STATE.json (joint positions, velocities, accelerations, torques, "
                                      "gravity, floating base)")->required()->type_name("STATE.json");
     c->add_option("--problem", *problems,
-                  "also solve a problem on Nori's sparse system by the static-pivot LU and print its unknowns: id, fd or "
-                  "FILE.yaml (measurements from the state's \"measurements\"); repeatable")
-        ->type_name("id|fd|FILE")->allow_extra_args(false);
+                  "also solve a problem on Nori's sparse system by the static-pivot LU and print its unknowns: id, fd, "
+                  "contact:LINK[:point],... (constrained dynamics), impulse:LINK[:point],... (an impact) or FILE.yaml "
+                  "(measurements from the state's \"measurements\"); repeatable")
+        ->type_name("id|fd|contact:LINKS|impulse:LINKS|FILE")->allow_extra_args(false);
     auto kernels = std::make_shared<std::vector<std::string>>();
     std::string on_request;
     for (const std::string& k : kernel_names(true)) on_request += (on_request.empty() ? "" : ",") + k;

@@ -116,8 +116,10 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
                       ", at most 1e-3)")->type_name("T");
     c->add_option("--problem", a->problems,
                   "also emit a problem on Nori's sparse system, solved by a static-pivot LU: id (inverse dynamics), fd "
-                  "(forward dynamics) or FILE.yaml (a sensor set, README \"Problems\"); repeatable")
-        ->type_name("id|fd|FILE")->allow_extra_args(false);
+                  "(forward dynamics), contact:LINK[:point],... (constrained dynamics: each link in 6D contact, or in point "
+                  "contact with :point), impulse:LINK[:point],... (an inelastic impact of those contacts) or FILE.yaml (a "
+                  "sensor set or contacts, README \"Problems\"); repeatable")
+        ->type_name("id|fd|contact:LINKS|impulse:LINKS|FILE")->allow_extra_args(false);
     CLI::Option* ncmtm = c->add_option("--ncmtm-order", a->ncmtm_order,
                   "also emit the N-CMTM kernels of order N (1 to " + std::to_string(kMaxNcmtmOrder) + ", Samy et al.): ncmtm_fk "
                   "(link velocities and N derivatives), cornea (joint forces and N - 1 derivatives), ncmtm_fd (the joint "

@@ -123,6 +123,14 @@ void check_well_posed(const Model& model, const Problem& p, const std::vector<st
         std::string list;
         for (size_t k = 0; k < undetermined.size() && k < 24; ++k) list += (k ? ", " : "") + undetermined[k];
         if (undetermined.size() > 24) list += fmt::format(" and {} more", undetermined.size() - 24);
+        if (!p.contacts.empty()) {  // more contact rows than the joints between the contacts can move
+            std::string links;
+            for (const std::string& l : p.contacts) links += (links.empty() ? "" : ", ") + l;
+            throw Error(fmt::format("{}: problem '{}' is ill-posed for {}: its contacts ({}) hold more than the joints between "
+                                    "them and the base can move, so their wrenches are not determined: {} (D is {} x {} with "
+                                    "rank {} at a random state). Remove a contact, or make it a point contact",
+                                    p.source, p.name, model.source, links, list, sys.D.rows(), sys.D.cols(), lu.rank()));
+        }
         throw Error(fmt::format(
             "{}: problem '{}' is ill-posed for {}: its measurements cannot determine {} (D is {} x {} with rank {} at a "
             "random state; {} link accelerations and forces are undetermined too). Measure or declare known more "

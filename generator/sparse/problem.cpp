@@ -76,6 +76,8 @@ Problem forward_dynamics_problem(const Model& model, bool external_forces) {
 Problem load_problem(const Model& model, const std::string& name_or_file) {
     if (name_or_file == "id") return inverse_dynamics_problem(model);
     if (name_or_file == "fd") return forward_dynamics_problem(model);
+    for (const char* kind : {"contact:", "impulse:"})
+        if (name_or_file.rfind(kind, 0) == 0) return contact_problem(model, name_or_file.substr(std::string(kind).size()), kind[0] == 'i');
     return read_problem_file(model, name_or_file);
 }
 

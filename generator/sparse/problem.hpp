@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,15 +17,29 @@
 
 namespace rbdgen {
 
-// One row of D_Y d + b_Y = 0: Σ terms = y, y element `element` of the problem's input `input`, or
-// 0 when input < 0 (a quantity known to vanish, as f^x of a link nothing touches).
+// One row of D_Y d + b_Y = 0: Σ terms + motion terms = y, y element `element` of the problem's input
+// `input`, or 0 when input < 0 (a quantity known to vanish, as f^x of a link nothing touches).
 struct MeasurementRow {
     std::vector<std::pair<int, double>> terms;  // (column of d, coefficient)
     int input = -1, element = 0;
-    // An accelerometer's row also has a velocity term: component `component` of ω × v, the frame F's
-    // angular and linear velocity (ᶠX_body v_body, X), so that Σ c d + (ω × v)_k = y.
-    int velocity_body = -1, component = 0;
+    // Terms of b from the motion of a frame F fixed on body `body` (ᶠX_body = X): Σ_c mix_c m_c, m a
+    // 6-vector of F's motion in F coordinates, [angular; linear]. d's accelerations are spatial and
+    // carry gravity reversed (a_0 = −a_g), so the classical acceleration of F's origin is the linear
+    // part of ᶠX a plus ω × v plus gravity in F, and m holds what the row needs of:
+    //   velocity_product  (ω × v) in m's linear part (an accelerometer: proper acceleration; a contact)
+    //   gravity           + ᶠX_0 a_g, gravity in F, in m's linear part (a contact: classical acceleration)
+    //   damping           + damping ᶠX v (Baumgarte's velocity term of a contact)
+    //   stiffness         + stiffness e, e the frame's position error (Baumgarte's position term of a
+    //                     contact): error_size elements of input error_input from error_element, the last
+    //                     components of m (3: a point contact's, linear; 6: [angular; linear])
+    // A contact's rows are in its body's axes (mix: rows of ᶠX_body⁻¹), so that what the LU meets at
+    // its wrench is the symmetric positive-definite J H⁻¹ Jᵀ (sparse/classical_orderings.hpp).
+    int body = -1;
     Transform<double> X;
+    std::array<double, 6> mix{};
+    bool velocity_product = false, gravity = false;
+    double damping = 0, stiffness = 0;
+    int error_input = -1, error_element = 0, error_size = 0;
 };
 
 // A known quantity's array, in the kernels after q, qd and gravity.
@@ -45,6 +60,12 @@ struct Problem {
     std::vector<std::string> wanted_names;
     std::string output_name, output_doc;
     bool joint_space_output = false;  // wanted is τ or q̈ in the model's velocity order
+    // An impact (Pinocchio's impulseDynamics): the same D with velocities in the accelerations' place.
+    // The variables a_i and q̈_i are the body and joint velocities after the impact, f^x and τ impulses,
+    // and b has no velocity product and no gravity but the momentum before the impact, −I_i v_i, in
+    // (3f_i): Σ over the tree gives H (q̇⁺ − q̇) = τ_impulse + Jᵀ Λ.
+    bool impulse = false;
+    std::vector<std::string> contacts;  // the links in contact (sparse/problem_file.cpp), for messages
     std::string source;               // where it was declared (a problem file), for messages
     // Orders made by hand for this problem's layout, candidates beside SuiteSparse's (eq. 10–11 for
     // inverse dynamics).
@@ -55,9 +76,13 @@ struct Problem {
 // "fx[link].fz", "qdd[dof]" (components [angular; linear], in the body's frame).
 std::vector<std::string> variable_names(const Model& model);
 
-// A problem by name: "id", "fd", or a problem file (sparse/problem_file.cpp). Throws rbdgen::Error.
+// A problem by name: "id", "fd", "contact:LINK[:point],..." or "impulse:LINK[:point],..." (each link in
+// 6D contact, or in point contact with :point), or a problem file (sparse/problem_file.cpp). Throws
+// rbdgen::Error.
 Problem load_problem(const Model& model, const std::string& name_or_file);
 Problem read_problem_file(const Model& model, const std::string& path);
+// The built-in contact problems: `spec` is what follows "contact:" or "impulse:".
+Problem contact_problem(const Model& model, const std::string& spec, bool impulse);
 
 // Inverse dynamics: q̈ known (input "qdd"), f^x known (input "f_ext", 6 per body in body coordinates,
 // when external_forces; zero otherwise); returns τ. Rows body by body: f^x_i, then q̈_i.
@@ -85,17 +110,36 @@ NewtonEulerSystem<S> problem_system(const Model& model, const Problem& problem, 
     sys.D.conservativeResize(r0 + rows, Eigen::NoChange);
     sys.D.bottomRows(rows).setZero();
     sys.b.conservativeResize(r0 + rows);
-    // Body velocities only for an accelerometer's ω × v (the reference then runs kinematics once more).
-    const bool velocities = std::any_of(problem.rows.begin(), problem.rows.end(), [](const MeasurementRow& r) { return r.velocity_body >= 0; });
-    const std::vector<Vec6<S>> v = velocities ? forward_kinematics<S>(model, q, qd).v : std::vector<Vec6<S>>();
+    // Kinematics once more, only for the rows' motion terms or an impact (the reference's cost alone:
+    // the tracer shares it with the system's).
+    const bool motion = problem.impulse || std::any_of(problem.rows.begin(), problem.rows.end(), [](const MeasurementRow& r) { return r.body >= 0; });
+    const Kinematics<S> kin = motion ? forward_kinematics<S>(model, q, qd) : Kinematics<S>();
+    if (problem.impulse) {
+        const NewtonEulerLayout l = newton_euler_layout(model);
+        for (int i = 0; i < model.N(); ++i) {
+            sys.b.segment(l.bodies[i].row_a, 6).setZero();
+            sys.b.segment(l.bodies[i].row_f, 6) = -(model.bodies[i].I.template cast<S>() * kin.v[i]);
+        }
+    }
     for (int k = 0; k < rows; ++k) {
         const MeasurementRow& row = problem.rows[k];
         for (const auto& [column, coefficient] : row.terms) sys.D(r0 + k, column) = S(coefficient);
-        sys.b[r0 + k] = row.input < 0 ? S(0.0) : S(-inputs[row.input][row.element]);  // Σ c d − y = 0
-        if (row.velocity_body >= 0) {
-            const Vec6<S> vF = row.X.template cast<S>().apply(v[row.velocity_body]);
-            sys.b[r0 + k] += Vec3<S>(vF.template head<3>().cross(Vec3<S>(vF.template tail<3>())))[row.component];
+        sys.b[r0 + k] = row.input < 0 ? S(0.0) : -inputs[row.input][row.element];  // Σ c d − y = 0
+        if (row.body < 0) continue;
+        const Transform<S> X = row.X.template cast<S>();
+        const Vec6<S> vF = X.apply(kin.v[row.body]);
+        Vec6<S> m = Vec6<S>::Zero();
+        if (row.velocity_product) m.template tail<3>() += Vec3<S>(vF.template head<3>()).cross(Vec3<S>(vF.template tail<3>()));
+        if (row.gravity) {
+            Vec6<S> a_g = Vec6<S>::Zero();
+            a_g.template tail<3>() = gravity;
+            m += X.apply(kin.X_0[row.body].apply(a_g));
         }
+        if (row.damping != 0) m += S(row.damping) * vF;
+        for (int j = 0; j < row.error_size; ++j)
+            m[6 - row.error_size + j] += S(row.stiffness) * inputs[row.error_input][row.error_element + j];
+        for (int c = 0; c < 6; ++c)
+            if (row.mix[c] != 0) sys.b[r0 + k] += S(row.mix[c]) * m[c];
     }
     return sys;
 }

@@ -13,16 +13,29 @@
 //     joint_torque      the joint's force τ
 //     accelerometer     the link frame origin's proper acceleration (classical acceleration minus
 //                       gravity) in the link frame, [ax, ay, az]: what an IMU's accelerometer reads
+//   contacts: {<link>: 6d | point | {type: 6d|point, kd: <1/s>, kp: <1/s²>}}
+//                     rigid contacts (Featherstone RBDA ch. 8): a 6d contact holds the link frame still
+//                     (its angular and its origin's classical acceleration zero), a point contact its
+//                     origin (3 rows; its wrench a force, no torque about the origin). Their wrenches are
+//                     unknowns; with contacts, joint_accelerations default to unknown and joint_forces to
+//                     known (a floating base's zero). Baumgarte stabilization, per contact, default off:
+//                     the held acceleration is −kd times the frame's velocity (kd) minus kp times its
+//                     position error, read from the measurements "<link>.e<component>" (kp).
+//   impulse: true     an inelastic impact instead (Pinocchio's impulseDynamics): the contacts' velocities
+//                     after it are zero; returns the joint velocities after it (qd_plus) and the contacts'
+//                     impulses. No joint impulse: the joint forces are zero.
 //   unknowns: [joint_forces, joint_accelerations, link_wrenches]   what <name>_lu returns (default all)
 // A link's wrench is in its URDF frame, about its origin: a merged (fixed-joint) link's own frame.
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
 
 #include "model/error.hpp"
 #include "model/xml_text.hpp"
+#include "sparse/classical_orderings.hpp"
 #include "sparse/problem.hpp"
 
 namespace rbdgen {
@@ -68,40 +81,32 @@ struct Reader {
     }
 };
 
-}  // namespace
-
-Problem read_problem_file(const Model& model, const std::string& path) {
-    Reader in{model, path};
-    YAML::Node root;
-    try {
-        root = YAML::LoadFile(path);
-    } catch (const YAML::BadFile&) {
-        throw Error(path + ": cannot read the problem file");
-    } catch (const YAML::ParserException& e) {
-        throw Error(path + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
-    }
-    if (!root.IsMap()) in.fail(root, "a problem file is a map of joint_accelerations, joint_forces, joints, links, sensors, unknowns");
-    Problem p;
-    p.source = path;
-    p.name = std::filesystem::path(path).stem().string();
-    bool identifier = !p.name.empty() && std::isalpha(static_cast<unsigned char>(p.name[0]));
-    for (char ch : p.name) identifier = identifier && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
-    if (!identifier)
-        throw Error(path + ": the file's name '" + p.name + "' names the problem's kernels and must be a C++ identifier "
-                    "(letters, digits, underscores, a letter first); rename the file");
-    p.doc = "Problem " + p.name + " on Nori's sparse system (" + std::filesystem::path(path).filename().string() +
-            "): its unknowns from q, qd, the known quantities, the measurements and gravity, by the static-pivot LU.";
-    const std::set<std::string> keys{"joint_accelerations", "joint_forces", "joints", "links", "sensors", "unknowns"};
+// The problem a problem file's map declares: `in.file` names it in messages, `p` holds its name, doc and source.
+Problem problem_of(const Reader& in, const YAML::Node& root, Problem p) {
+    const Model& model = in.model;
+    if (!root.IsMap()) in.fail(root, "a problem file is a map of joint_accelerations, joint_forces, joints, links, contacts, impulse, sensors, unknowns");
+    const std::set<std::string> keys{"joint_accelerations", "joint_forces", "joints", "links", "contacts", "impulse", "sensors", "unknowns"};
     for (const auto& kv : root) {
         const std::string key = in.scalar(kv.first, "a key");
         if (!keys.count(key))
-            in.fail(kv.first, "unknown key '" + key + "'; a problem file has joint_accelerations, joint_forces, joints, links, sensors, unknowns");
+            in.fail(kv.first, "unknown key '" + key + "'; a problem file has joint_accelerations, joint_forces, joints, links, contacts, impulse, sensors, unknowns");
+    }
+    if (const YAML::Node i = root["impulse"]) {
+        const std::string v = in.scalar(i, "impulse");
+        if (v != "true" && v != "false") in.fail(i, "impulse is '" + v + "'; use true or false");
+        p.impulse = v == "true";
+        if (p.impulse && !root["contacts"]) in.fail(i, "impulse: true needs the contacts of the impact: declare them under contacts");
     }
     const NewtonEulerLayout l = newton_euler_layout(model);
     const std::vector<std::string> dofs = model.dof_names();
-    // Per joint: q̈ and τ known? (τ measured by a sensor counts as neither.)
-    const bool all_qdd = root["joint_accelerations"] ? in.known(root["joint_accelerations"], "joint_accelerations") : true;
-    const bool all_tau = root["joint_forces"] ? in.known(root["joint_forces"], "joint_forces") : false;
+    // Per joint: q̈ and τ known? (τ measured by a sensor counts as neither.) With contacts, constrained
+    // dynamics by default: q̈ unknown, τ known.
+    const bool contact_dynamics = static_cast<bool>(root["contacts"]);
+    const bool all_qdd = root["joint_accelerations"] ? in.known(root["joint_accelerations"], "joint_accelerations") : !contact_dynamics;
+    const bool all_tau = root["joint_forces"] ? in.known(root["joint_forces"], "joint_forces") : contact_dynamics;
+    if (p.impulse && (root["joint_accelerations"] || root["joint_forces"] || root["joints"] || root["sensors"]))
+        in.fail(root, "an impulse problem has the contacts alone: the joint velocities after the impact unknown, no joint "
+                      "impulse; leave out joint_accelerations, joint_forces, joints and sensors");
     std::vector<bool> qdd_known(model.N(), all_qdd), tau_known(model.N(), all_tau), tau_sensed(model.N(), false),
         tau_zero(model.N(), false);
     for (int i = 0; i < model.N(); ++i)  // nothing drives a floating base
@@ -145,9 +150,79 @@ Problem read_problem_file(const Model& model, const std::string& path) {
             claim(kv.first, name, "links");
         }
     }
-    // Sensors: rows Σ c d = y, y from the input "measurements".
+    // Sensors: rows Σ c d = y, y from the input "measurements"; contacts: rows on their frames' motion.
     ProblemInput measured{"measurements", "sensor readings (STATE.json \"measurements\"), sensor by sensor", {}};
     std::vector<MeasurementRow> sensor_rows;
+    std::map<int, bool> point_contact;  // body → a point contact (its wrench a force), or 6D
+    if (const YAML::Node cs = root["contacts"]) {
+        if (!cs.IsMap() || cs.size() == 0) in.fail(cs, "contacts is a map from link name to 6d, point or {type: 6d|point, kd: .., kp: ..}");
+        for (const auto& kv : cs) {
+            const std::string name = in.scalar(kv.first, "a contact's link name");
+            std::string type;
+            double kd = 0, kp = 0;
+            if (kv.second.IsMap()) {
+                for (const auto& f : kv.second) {
+                    const std::string k = in.scalar(f.first, "contact '" + name + "' key");
+                    if (k == "type") type = in.scalar(f.second, "contact '" + name + "' type");
+                    else if (k == "kd" || k == "kp") {
+                        double& gain = k == "kd" ? kd : kp;
+                        try {
+                            gain = f.second.as<double>();
+                        } catch (const YAML::Exception&) {
+                            in.fail(f.second, "contact '" + name + "' " + k + " is not a number");
+                        }
+                        if (!(gain >= 0) || !std::isfinite(gain)) in.fail(f.second, "contact '" + name + "' " + k + " must be a finite number ≥ 0");
+                        if (p.impulse) in.fail(f.first, "contact '" + name + "': " + k + " is Baumgarte's stabilization of accelerations; an impulse problem has none");
+                    } else in.fail(f.first, "contact '" + name + "': unknown key '" + k + "'; a contact has type, kd and kp");
+                }
+                if (type.empty()) in.fail(kv.second, "contact '" + name + "': give its type: 6d or point");
+            } else type = in.scalar(kv.second, "contact '" + name + "'");
+            if (type != "6d" && type != "point") in.fail(kv.second, "contact '" + name + "' is '" + type + "'; use 6d or point");
+            const int body = claim(kv.first, name, "contacts");
+            p.contacts.push_back(name);
+            const Transform<double> X = contacts[body].X;
+            const bool point = type == "point";
+            point_contact[body] = point;
+            // In the body's axes (sparse/problem.hpp): r = X.r, F's origin in the body. A point contact
+            // transmits no torque about its origin: n − r × f = 0 of f^x.
+            const Vec3<double> o = X.r;
+            const double rx[3][3] = {{0, -o[2], o[1]}, {o[2], 0, -o[0]}, {-o[1], o[0], 0}};  // r×
+            for (int k = 0; point && k < 3; ++k) {
+                MeasurementRow r;
+                r.terms.push_back({l.bodies[body].f_x + k, 1.0});
+                for (int j = 0; j < 3; ++j)
+                    if (rx[k][j] != 0) r.terms.push_back({l.bodies[body].f_x + 3 + j, -rx[k][j]});
+                sensor_rows.push_back(r);
+            }
+            // Baumgarte's position error, from the measurements: the frame's, in its own coordinates
+            const int error_element = measured.size();
+            for (int c = point ? 3 : 0; kp != 0 && c < 6; ++c)
+                measured.element_names.push_back(name + ".e" + (c < 3 ? "w" : "") + std::string(1, "xyz"[c % 3]));
+            // The frame held, in the body's axes: a 6D contact's spatial acceleration ᶠX⁻¹(ᶠX a + m) = 0,
+            // a point contact's linear acceleration of F's origin, a − r × ω̇ + Eᵀ m = 0 (m: the motion
+            // terms, or Baumgarte's −kp e).
+            for (int k = 0; k < (point ? 3 : 6); ++k) {
+                MeasurementRow r;
+                const int c = point ? 3 + k : k;  // the component of a_body the row holds
+                r.terms.push_back({l.bodies[body].a + c, 1.0});
+                for (int j = 0; point && j < 3; ++j)
+                    if (rx[k][j] != 0) r.terms.push_back({l.bodies[body].a + j, -rx[k][j]});
+                std::sort(r.terms.begin(), r.terms.end());
+                for (int m = 0; m < 6; ++m) {
+                    Vec6<double> e = Vec6<double>::Zero();
+                    e[m] = 1;
+                    r.mix[m] = point ? (m >= 3 ? X.E(m - 3, k) : 0.0) : X.inverse_apply(e)[k];
+                }
+                if (!p.impulse) {
+                    r.body = body, r.X = X;
+                    r.velocity_product = r.gravity = true;
+                    r.damping = kd;
+                    if (kp != 0) r.stiffness = kp, r.error_input = 0, r.error_element = error_element, r.error_size = point ? 3 : 6;
+                }
+                sensor_rows.push_back(r);
+            }
+        }
+    }
     std::map<int, std::vector<int>> wrench_rows;  // body → components (of its link's wrench) measured or known 0
     if (const YAML::Node sensors = root["sensors"]) {
         if (!sensors.IsMap()) in.fail(sensors, "sensors is a map from a sensor name to {type, link or joint}");
@@ -189,7 +264,8 @@ Problem read_problem_file(const Model& model, const std::string& path) {
                         const double x = X.apply(e)[3 + c];
                         if (x != 0) r.terms.push_back({l.bodies[body].a + k, x});
                     }
-                    r.velocity_body = body, r.component = c, r.X = X;
+                    r.body = body, r.X = X, r.velocity_product = true;
+                    r.mix[3 + c] = 1;
                     sensor_rows.push_back(r);
                     measured.element_names.push_back(name + "." + "a" + std::string(1, "xyz"[c]));
                 }
@@ -224,6 +300,8 @@ Problem read_problem_file(const Model& model, const std::string& path) {
     // The rows: known q̈ and τ (inputs qdd, tau), the zero wrenches, then the sensors'.
     ProblemInput qdd{"qdd", "joint accelerations (read where known)", dofs}, tau{"tau", "joint forces (read where known)", dofs};
     const bool any_qdd = std::count(qdd_known.begin(), qdd_known.end(), true) > 0;
+    if (p.impulse)  // no joint impulse: every τ zero
+        for (int i = 0; i < model.N(); ++i) tau_zero[i] = tau_zero[i] || tau_known[i], tau_known[i] = false;
     const bool any_tau = std::count(tau_known.begin(), tau_known.end(), true) > 0;
     const int qdd_input = any_qdd ? static_cast<int>(p.inputs.size()) : -1;
     if (any_qdd) p.inputs.push_back(qdd);
@@ -244,6 +322,7 @@ Problem read_problem_file(const Model& model, const std::string& path) {
     }
     for (MeasurementRow r : sensor_rows) {
         if (r.input == 0) r.input = measured_input;
+        if (r.error_input == 0) r.error_input = measured_input;
         p.rows.push_back(r);
     }
     // What the fused kernel returns.
@@ -264,11 +343,11 @@ Problem read_problem_file(const Model& model, const std::string& path) {
             if (wanted.count("joint_forces") && !tau_known[i] && !tau_sensed[i] && !tau_zero[i])
                 p.wanted.push_back({{l.bodies[i].tau + e, 1.0}}), p.wanted_names.push_back("tau[" + dof + "]");
             if (wanted.count("joint_accelerations") && !qdd_known[i])
-                p.wanted.push_back({{l.bodies[i].qdd + e, 1.0}}), p.wanted_names.push_back("qdd[" + dof + "]");
+                p.wanted.push_back({{l.bodies[i].qdd + e, 1.0}}), p.wanted_names.push_back((p.impulse ? "qd_plus[" : "qdd[") + dof + "]");
         }
     if (wanted.count("link_wrenches"))
         for (const auto& [body, c] : contacts)
-            for (int component = 0; component < 6; ++component) {
+            for (int component = point_contact.count(body) && point_contact[body] ? 3 : 0; component < 6; ++component) {
                 std::vector<std::pair<int, double>> form;
                 Vec6<double> e;
                 for (int k = 0; k < 6; ++k) {
@@ -278,12 +357,72 @@ Problem read_problem_file(const Model& model, const std::string& path) {
                     if (x != 0) form.push_back({l.bodies[body].f_x + k, x});
                 }
                 p.wanted.push_back(form);
-                p.wanted_names.push_back("fx[" + c.link + "]." + kWrench[component]);
+                p.wanted_names.push_back((p.impulse ? "impulse[" : "fx[") + c.link + "]." + kWrench[component]);
             }
     if (p.wanted.empty()) in.fail(root, "the problem has no unknowns to return; list some under unknowns");
+    // Constrained dynamics (every q̈ unknown, every τ known or zero): the ABA with the contacts last.
+    if (contact_dynamics && std::none_of(qdd_known.begin(), qdd_known.end(), [](bool k) { return k; }) && !root["sensors"] &&
+        std::none_of(tau_sensed.begin(), tau_sensed.end(), [](bool k) { return k; }) && !root["links"]) {
+        std::vector<int> bodies;
+        for (const auto& [body, point] : point_contact) bodies.push_back(body);
+        bool complete = true;  // every τ pinned: known or zero
+        for (int i = 0; i < model.N(); ++i) complete = complete && (tau_known[i] || tau_zero[i]);
+        if (complete) p.hand_made_orders.push_back({"aba-contacts", contact_ordering(model, p.rows, bodies)});
+    }
     p.output_name = "unknowns";
     p.output_doc = "the unknowns, in the order of report.json's problems." + p.name + ".unknowns";
     return p;
+}
+
+}  // namespace
+
+Problem read_problem_file(const Model& model, const std::string& path) {
+    Reader in{model, path};
+    YAML::Node root;
+    try {
+        root = YAML::LoadFile(path);
+    } catch (const YAML::BadFile&) {
+        throw Error(path + ": cannot read the problem file");
+    } catch (const YAML::ParserException& e) {
+        throw Error(path + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
+    }
+    Problem p;
+    p.source = path;
+    p.name = std::filesystem::path(path).stem().string();
+    bool identifier = !p.name.empty() && std::isalpha(static_cast<unsigned char>(p.name[0]));
+    for (char ch : p.name) identifier = identifier && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+    if (!identifier)
+        throw Error(path + ": the file's name '" + p.name + "' names the problem's kernels and must be a C++ identifier "
+                    "(letters, digits, underscores, a letter first); rename the file");
+    p.doc = "Problem " + p.name + " on Nori's sparse system (" + std::filesystem::path(path).filename().string() +
+            "): its unknowns from q, qd, the known quantities, the measurements and gravity, by the static-pivot LU.";
+    return problem_of(in, root, p);
+}
+
+Problem contact_problem(const Model& model, const std::string& spec, bool impulse) {
+    const std::string kind = impulse ? "impulse" : "contact";
+    Reader in{model, "--problem " + kind + ":" + spec};
+    YAML::Node root;
+    for (size_t from = 0; from <= spec.size();) {
+        const size_t comma = std::min(spec.find(',', from), spec.size());
+        const std::string item = spec.substr(from, comma - from);
+        const size_t colon = item.find(':');
+        const std::string link = item.substr(0, colon), type = colon == std::string::npos ? "6d" : item.substr(colon + 1);
+        if (link.empty())
+            throw Error(in.file + ": give each contact's link: " + kind + ":LINK[:point],... (e.g. " + kind + ":l_sole,r_sole)");
+        if (root["contacts"][link]) throw Error(in.file + ": link '" + link + "' is named twice; name each contact once");
+        root["contacts"][link] = type;
+        from = comma + 1;
+    }
+    if (impulse) root["impulse"] = "true";
+    Problem p;
+    p.source = in.file;
+    p.name = kind;
+    p.doc = impulse ? "Impulse dynamics on Nori's sparse system: the joint velocities after an inelastic impact of the contacts (" + spec +
+                          ") and its impulses, from q and qd, by the static-pivot LU."
+                    : "Contact dynamics on Nori's sparse system: the joint accelerations with the contacts (" + spec +
+                          ") held, and their wrenches, from q, qd, tau and gravity, by the static-pivot LU.";
+    return problem_of(in, root, p);
 }
 
 }  // namespace rbdgen

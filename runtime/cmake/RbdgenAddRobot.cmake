@@ -25,7 +25,9 @@
 # FRAMES adds operational frames: fk also returns their poses, and the kernels frame_jacobians and
 # frame_motion (README "Generated code").
 # PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (README "Problems"): id,
-# fd, or a problem file whose name (without .yaml) names its kernels; an edit of the file regenerates.
+# fd, contact:LINK[:point],... and impulse:LINK[:point],... (constrained dynamics and impacts, kernels
+# contact_* and impulse_*), or a problem file whose name (without .yaml) names its kernels; an edit of
+# the file regenerates.
 #
 # Generates the robot's kernels at build time (again whenever the URDF or the generator changes) and
 # builds three targets:
@@ -126,6 +128,8 @@ function(rbdgen_add_robot NAME)
   foreach(p ${R_PROBLEMS})
     if(p STREQUAL "id" OR p STREQUAL "fd")
       set(problem ${p})
+    elseif(p MATCHES "^(contact|impulse):")
+      set(problem ${CMAKE_MATCH_1})
     else()
       get_filename_component(file "${p}" ABSOLUTE)
       if(NOT EXISTS "${file}")
