@@ -10,7 +10,9 @@
 //  - for an impact: J q̇⁺ = 0, and H (q̇⁺ − q̇) = Jᵀ Λ by RNEA at zero velocity and gravity.
 #include <Eigen/Dense>
 
+#include <fstream>
 #include <functional>
+#include <iterator>
 
 #include "algorithms/crba.hpp"
 #include "algorithms/frames.hpp"
@@ -193,6 +195,82 @@ INSTANTIATE_TEST_SUITE_P(Floating, ContactDynamics, ::testing::ValuesIn(floating
                              for (char& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
                              return n;
                          });
+
+// Four point contacts at the corners of each flat foot (fixed links added to the humanoid's feet): a
+// redundant but consistent set (the feet at rest), 12 rows a foot for its 6 wrench components, solved in the
+// least-squares sense (the analysis' tail says so); each foot's net wrench in its link's frame.
+// The corners do not accelerate, RNEA with the net wrenches gives back τ, and q̈ is the KKT system's
+// (rank-deficient: its minimum-norm solution, by complete orthogonal decomposition). Within 1e-5: the
+// least-squares tail's normal equations square its condition number.
+TEST(Contacts, FourPointContactsOfAFlatFootAreSolvedInTheLeastSquaresSense) {
+    std::ifstream in(test::project_model("humanoid30.urdf"));
+    std::string urdf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string corners, spec;
+    for (const char* foot : {"link006", "link012"})
+        for (int k = 0; k < 4; ++k) {
+            const std::string name = std::string(foot) + "_corner" + std::to_string(k);
+            corners += "<link name=\"" + name + "\"/><joint name=\"" + name + "_joint\" type=\"fixed\"><parent link=\"" + foot +
+                       "\"/><child link=\"" + name + "\"/><origin xyz=\"" + (k % 2 ? "0.1" : "-0.05") + " " + (k / 2 ? "0.04" : "-0.04") +
+                       " -0.08\" rpy=\"0.1 0 0.3\"/></joint>\n";
+            spec += (spec.empty() ? "" : ",") + name + ":point";
+        }
+    urdf.insert(urdf.rfind("</robot>"), corners);
+    const test::TempFile file("flat_feet.urdf", urdf);
+    const Model model = prepare_model(load_urdf(file.str(), {.floating_base = true})).model;
+    const Problem problem = load_problem(model, "contact:" + spec);
+    const ProblemAnalysis a = analyze_problem(model, problem, {.states = 200});
+    std::cout << "flat feet: ordering " << a.ordering << ", tail " << a.lu.tail_rows() << " x " << a.lu.tail_cols() << ", unused rows "
+              << a.unused_rows.size() << ", min pivot " << a.min_pivot << "\n";
+    EXPECT_GT(a.lu.tail_rows() + static_cast<int>(a.unused_rows.size()), a.lu.tail_cols()) << "the redundant rows are solved in the least-squares sense";
+    ASSERT_EQ(problem.wanted_names.back(), "fx[link012].fz");
+    std::vector<LinkFrame> corners_f, feet;
+    for (const char* foot : {"link006", "link012"}) {
+        feet.push_back(*link_frame(model, foot));
+        for (int k = 0; k < 4; ++k) corners_f.push_back(*link_frame(model, std::string(foot) + "_corner" + std::to_string(k)));
+    }
+    std::mt19937_64 rng(5);
+    double worst = 0, worst_balance = 0, worst_kkt = 0;
+    const auto corner_jacobian = [&](const VecX<double>& q) {
+        MatX<double> J(24, model.nv);
+        for (int c = 0; c < 8; ++c) J.middleRows(3 * c, 3) = frame_jacobian<double>(model, corners_f[c], q).bottomRows(3);
+        return J;
+    };
+    for (int s = 0; s < 50; ++s) {
+        test::RandomState x = test::random_state(model, rng);
+        x.tau.head(6).setZero();
+        // feet at rest, as contacts are: q̇ in the corners' null space (else four points of one rigid
+        // body cannot all stop accelerating, and the rows are not consistent)
+        {
+            const MatX<double> Jc = corner_jacobian(x.q);
+            x.qd -= Jc.completeOrthogonalDecomposition().solve(Jc * x.qd);
+        }
+        const VecX<double> u = wanted_of(problem, solve_problem<double>(model, a, x.q, x.qd, x.gravity, {x.tau}));
+        const VecX<double> qdd = u.head(model.nv);
+        const double scale = std::max(1.0, qdd.cwiseAbs().maxCoeff());
+        for (const FrameState<double>& f : frame_states<double>(model, corners_f, x.q, x.qd, qdd))
+            worst = std::max(worst, f.a.tail(3).cwiseAbs().maxCoeff() / scale);
+        // the tail's normal equations square its condition number: 1e-5, not the 1e-9 of a full LU
+        ASSERT_LT(worst, 1e-5) << "state " << s;
+        std::vector<Vec6<double>> fx(model.N(), Vec6<double>::Zero());
+        for (int k = 0; k < 2; ++k) fx[feet[k].body] += feet[k].X.transpose_apply(Vec6<double>(u.segment(model.nv + 6 * k, 6)));
+        worst_balance = std::max(worst_balance, test::rel_err(rnea<double>(model, x.q, x.qd, qdd, x.gravity, &fx), x.tau));
+        ASSERT_LT(worst_balance, 1e-5) << "state " << s;
+        // the KKT system with the 24 corner rows, of rank 12
+        const MatX<double> J = corner_jacobian(x.q);
+        VecX<double> Jdqd(24);
+        const std::vector<FrameState<double>> s0 = frame_states<double>(model, corners_f, x.q, x.qd, VecX<double>::Zero(model.nv));
+        for (int c = 0; c < 8; ++c) Jdqd.segment(3 * c, 3) = s0[c].a.tail(3);
+        MatX<double> K = MatX<double>::Zero(model.nv + 24, model.nv + 24);
+        K.topLeftCorner(model.nv, model.nv) = crba<double>(model, x.q);
+        K.topRightCorner(model.nv, 24) = J.transpose();
+        K.bottomLeftCorner(24, model.nv) = J;
+        VecX<double> rhs(model.nv + 24);
+        rhs << x.tau - rnea<double>(model, x.q, x.qd, VecX<double>::Zero(model.nv), x.gravity), -Jdqd;
+        worst_kkt = std::max(worst_kkt, test::rel_err(qdd, K.completeOrthogonalDecomposition().solve(rhs).head(model.nv)));
+        ASSERT_LT(worst_kkt, 1e-5) << "state " << s;
+    }
+    std::cout << "  worst: corners held " << worst << ", torque balance " << worst_balance << ", against the KKT system " << worst_kkt << "\n";
+}
 
 // Contact sets the tree cannot hold are refused, naming the contacts: a 6D contact on a fixed-base
 // quadruped's 3-DoF leg, and 6D contacts on two bodies with one joint between them. And what a user

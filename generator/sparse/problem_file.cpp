@@ -21,6 +21,8 @@
 //                     known (a floating base's zero). Baumgarte stabilization, per contact, default off:
 //                     the held acceleration is −kd times the frame's velocity (kd) minus kp times its
 //                     position error, read from the measurements "<link>.e<component>" (kp).
+//                     Several contacts on one body share its wrench: returned once, in the body's link
+//                     frame; their redundant rows go to the LU's least-squares tail.
 //   impulse: true     an inelastic impact instead (Pinocchio's impulseDynamics): the contacts' velocities
 //                     after it are zero; returns the joint velocities after it (qd_plus) and the contacts'
 //                     impulses. No joint impulse: the joint forces are zero.
@@ -156,6 +158,15 @@ Problem problem_of(const Reader& in, const YAML::Node& root, Problem p) {
     std::map<int, bool> point_contact;  // body → a point contact (its wrench a force), or 6D
     if (const YAML::Node cs = root["contacts"]) {
         if (!cs.IsMap() || cs.size() == 0) in.fail(cs, "contacts is a map from link name to 6d, point or {type: 6d|point, kd: .., kp: ..}");
+        struct Held {
+            std::string name;
+            bool point;
+            double kd, kp;
+            int body;
+            Transform<double> X;  // ᶠX_body
+        };
+        std::vector<Held> held;
+        std::map<int, std::vector<std::string>> on_body;  // body → its contacts' links
         for (const auto& kv : cs) {
             const std::string name = in.scalar(kv.first, "a contact's link name");
             std::string type;
@@ -178,16 +189,30 @@ Problem problem_of(const Reader& in, const YAML::Node& root, Problem p) {
                 if (type.empty()) in.fail(kv.second, "contact '" + name + "': give its type: 6d or point");
             } else type = in.scalar(kv.second, "contact '" + name + "'");
             if (type != "6d" && type != "point") in.fail(kv.second, "contact '" + name + "' is '" + type + "'; use 6d or point");
-            const int body = claim(kv.first, name, "contacts");
+            const auto [body, X] = in.link(kv.first, name);
+            if (!on_body.count(body)) claim(kv.first, name, "contacts");
+            on_body[body].push_back(name);
+            held.push_back({name, type == "point", kd, kp, body, X});
             p.contacts.push_back(name);
-            const Transform<double> X = contacts[body].X;
-            const bool point = type == "point";
-            point_contact[body] = point;
+        }
+        // Several contacts on one rigid body (a flat foot's corners): their wrenches are one, the
+        // body's, returned in its own link's frame; their rows hold the same body, a redundant but
+        // consistent set that the LU solves in the least-squares sense (its tail).
+        for (const auto& [body, links] : on_body) {
+            point_contact[body] = links.size() == 1 && held[std::find_if(held.begin(), held.end(), [&](const Held& h) { return h.body == body; }) - held.begin()].point;
+            if (links.size() > 1) contacts[body] = {model.bodies[body].name, "contacts", link_frame(model, model.bodies[body].name)->X};
+        }
+        for (const Held& h : held) {
+            const std::string& name = h.name;
+            const int body = h.body;
+            const Transform<double> X = h.X;
+            const bool point = h.point;
+            const double kd = h.kd, kp = h.kp;
             // In the body's axes (sparse/problem.hpp): r = X.r, F's origin in the body. A point contact
             // transmits no torque about its origin: n − r × f = 0 of f^x.
             const Vec3<double> o = X.r;
             const double rx[3][3] = {{0, -o[2], o[1]}, {o[2], 0, -o[0]}, {-o[1], o[0], 0}};  // r×
-            for (int k = 0; point && k < 3; ++k) {
+            for (int k = 0; point_contact[body] && k < 3; ++k) {
                 MeasurementRow r;
                 r.terms.push_back({l.bodies[body].f_x + k, 1.0});
                 for (int j = 0; j < 3; ++j)
@@ -365,7 +390,7 @@ Problem problem_of(const Reader& in, const YAML::Node& root, Problem p) {
         std::none_of(tau_sensed.begin(), tau_sensed.end(), [](bool k) { return k; }) && !root["links"]) {
         std::vector<int> bodies;
         for (const auto& [body, point] : point_contact) bodies.push_back(body);
-        bool complete = true;  // every τ pinned: known or zero
+        bool complete = p.contacts.size() == bodies.size();  // one contact a body, every τ pinned: known or zero
         for (int i = 0; i < model.N(); ++i) complete = complete && (tau_known[i] || tau_zero[i]);
         if (complete) p.hand_made_orders.push_back({"aba-contacts", contact_ordering(model, p.rows, bodies)});
     }
