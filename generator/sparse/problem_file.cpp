@@ -198,10 +198,9 @@ Problem problem_of(const Reader& in, const YAML::Node& root, Problem p) {
         // Several contacts on one rigid body (a flat foot's corners): their wrenches are one, the
         // body's, returned in its own link's frame; their rows hold the same body, a redundant but
         // consistent set that the LU solves in the least-squares sense (its tail).
-        for (const auto& [body, links] : on_body) {
-            point_contact[body] = links.size() == 1 && held[std::find_if(held.begin(), held.end(), [&](const Held& h) { return h.body == body; }) - held.begin()].point;
+        for (const Held& h : held) point_contact[h.body] = on_body[h.body].size() == 1 && h.point;
+        for (const auto& [body, links] : on_body)
             if (links.size() > 1) contacts[body] = {model.bodies[body].name, "contacts", link_frame(model, model.bodies[body].name)->X};
-        }
         for (const Held& h : held) {
             const std::string& name = h.name;
             const int body = h.body;
