@@ -73,8 +73,8 @@ inline Permutations aba_ordering(const Model& model) {
 // (their columns fill along the path to the root); last the contacts' rows on their wrenches' columns:
 // what is left there is the contacts' operational-space inverse inertia, J H⁻¹ Jᵀ up to sign, regular
 // while the contacts are independent. A point contact's rows that zero its torque about its origin
-// pivot on the torque column of largest coefficient (a rotation's: never all small), its motion rows
-// on the rest. `contact_bodies`: the bodies whose f^x is unknown.
+// (n_k − (r × f)_k = 0, in the body's axes) pivot on their torque column (coefficient 1), its motion
+// rows on the rest. `contact_bodies`: the bodies whose f^x is unknown.
 inline Permutations contact_ordering(const Model& model, const std::vector<MeasurementRow>& rows, const std::vector<int>& contact_bodies) {
     const NewtonEulerLayout l = newton_euler_layout(model);
     Permutations p;
