@@ -8,6 +8,8 @@
 //  - a dense KKT solve [H Jᵀ; J 0] with Eigen on H from CRBA, J from the frame Jacobians and J̇q̇ from
 //    frame_states at q̈ = 0;
 //  - for an impact: J q̇⁺ = 0, and H (q̇⁺ − q̇) = Jᵀ Λ by RNEA at zero velocity and gravity.
+// Each check runs on both ways the generator solves a contact problem, through their kernels' specs:
+// <problem>_lu (the LU on Nori's system) and <problem>_ltdl (joint space, algorithms/contact_ltdl.hpp).
 #include <Eigen/Dense>
 
 #include <fstream>
@@ -17,6 +19,7 @@
 #include "algorithms/crba.hpp"
 #include "algorithms/frames.hpp"
 #include "algorithms/rnea.hpp"
+#include "emit/kernel.hpp"
 #include "model/error.hpp"
 #include "model/prepare.hpp"
 #include "sparse/analysis.hpp"
@@ -83,6 +86,22 @@ protected:
         }
         return f;
     }
+    // The problem's two fused kernels, <name>_lu and <name>_ltdl: (name, its unknowns from the state
+    // and the known inputs after q and qd).
+    using Solve = std::function<VecX<double>(const test::RandomState&, const std::vector<VecX<double>>&)>;
+    std::vector<std::pair<std::string, Solve>> ways(const Problem& problem, const ProblemAnalysis& a) const {
+        std::vector<std::pair<std::string, Solve>> out;
+        for (KernelSpec& k : problem_kernel_specs(std::make_shared<const ProblemAnalysis>(a)))
+            if (k.name == problem.name + "_lu" || k.name == problem.name + "_ltdl")
+                out.push_back({k.name, [this, k](const test::RandomState& x, const std::vector<VecX<double>>& known) {
+                                   Arrays<double> in{x.q, x.qd};
+                                   in.insert(in.end(), known.begin(), known.end());
+                                   in.push_back(x.gravity);
+                                   return k.reference(model, in).front();
+                               }});
+        EXPECT_EQ(out.size(), 2u) << "a contact problem has both kernels";
+        return out;
+    }
     Model model;
     std::vector<LinkFrame> frames;
     std::mt19937_64 rng{31};
@@ -95,11 +114,12 @@ TEST_P(ContactDynamics, HoldsTheContactsAndBalancesTheTorques) {
               << a.lu.fill << "), tail " << a.lu.tail_cols() << ", min pivot " << a.min_pivot << "\n";
     const int nw = rows_a_contact() * static_cast<int>(frames.size());
     ASSERT_EQ(static_cast<int>(problem.wanted.size()), model.nv + nw);
+    for (const auto& [way, solve] : ways(problem, a)) {
     double worst_identity = 0, worst_kkt = 0;
     for (int s = 0; s < 100; ++s) {
         test::RandomState x = test::random_state(model, rng);
         x.tau.head(6).setZero();  // nothing drives the floating base
-        const VecX<double> u = wanted_of(problem, solve_problem<double>(model, a, x.q, x.qd, x.gravity, {x.tau}));
+        const VecX<double> u = solve(x, {x.tau});
         const VecX<double> qdd = u.head(model.nv), w = u.tail(nw);
         // The contact frames do not accelerate.
         const std::vector<FrameState<double>> f = frame_states<double>(model, frames, x.q, x.qd, qdd);
@@ -107,14 +127,14 @@ TEST_P(ContactDynamics, HoldsTheContactsAndBalancesTheTorques) {
         for (size_t c = 0; c < frames.size(); ++c) {
             const double held = f[c].a.tail(rows_a_contact()).cwiseAbs().maxCoeff() / scale;
             worst_identity = std::max(worst_identity, held);
-            ASSERT_LT(held, 1e-9) << "state " << s << ", contact " << frames[c].link << ": " << f[c].a.transpose();
+            ASSERT_LT(held, 1e-9) << way << ", state " << s << ", contact " << frames[c].link << ": " << f[c].a.transpose();
         }
         // RNEA with the wrenches gives back τ.
         const std::vector<Vec6<double>> fx = external_forces(w);
         const VecX<double> tau = rnea<double>(model, x.q, x.qd, qdd, x.gravity, &fx);
         const double balance = test::rel_err(tau, x.tau);
         worst_identity = std::max(worst_identity, balance);
-        ASSERT_LT(balance, 1e-9) << "state " << s;
+        ASSERT_LT(balance, 1e-9) << way << ", state " << s;
         // The dense KKT system [H Jᵀ; J 0] [q̈; −λ] = [τ − h; −J̇ q̇].
         const MatX<double> H = crba<double>(model, x.q);
         const VecX<double> h = rnea<double>(model, x.q, x.qd, VecX<double>::Zero(model.nv), x.gravity);
@@ -128,9 +148,10 @@ TEST_P(ContactDynamics, HoldsTheContactsAndBalancesTheTorques) {
         const VecX<double> kkt = K.fullPivLu().solve(rhs);
         const double e = test::rel_err(qdd, kkt.head(model.nv));
         worst_kkt = std::max(worst_kkt, e);
-        ASSERT_LT(e, 1e-9) << "state " << s;
+        ASSERT_LT(e, 1e-9) << way << ", state " << s;
     }
-    std::cout << "  worst identity " << worst_identity << ", against the dense KKT solve " << worst_kkt << "\n";
+    std::cout << "  " << way << ": worst identity " << worst_identity << ", against the dense KKT solve " << worst_kkt << "\n";
+    }
 }
 
 TEST_P(ContactDynamics, ImpactStopsTheContactsWithTheImpulses) {
@@ -139,18 +160,19 @@ TEST_P(ContactDynamics, ImpactStopsTheContactsWithTheImpulses) {
     const int nw = rows_a_contact() * static_cast<int>(frames.size());
     ASSERT_EQ(static_cast<int>(problem.wanted.size()), model.nv + nw);
     EXPECT_EQ(problem.wanted_names.front().rfind("qd_plus[", 0), 0u) << problem.wanted_names.front();
+    for (const auto& [way, solve] : ways(problem, a))
     for (int s = 0; s < 100; ++s) {
         const test::RandomState x = test::random_state(model, rng);
-        const VecX<double> u = wanted_of(problem, solve_problem<double>(model, a, x.q, x.qd, x.gravity, {}));
+        const VecX<double> u = solve(x, {});
         const VecX<double> qd_plus = u.head(model.nv), impulses = u.tail(nw);
         const auto [J, Jdqd] = jacobian(x.q, x.qd);
         const double scale = std::max(1.0, x.qd.cwiseAbs().maxCoeff());
-        ASSERT_LT((J * qd_plus).cwiseAbs().maxCoeff() / scale, 1e-9) << "state " << s;
+        ASSERT_LT((J * qd_plus).cwiseAbs().maxCoeff() / scale, 1e-9) << way << ", state " << s;
         // H (q̇⁺ − q̇) − Jᵀ Λ = RNEA at zero velocity and gravity with Λ as external forces
         const std::vector<Vec6<double>> fx = external_forces(impulses);
         const VecX<double> r = rnea<double>(model, x.q, VecX<double>::Zero(model.nv), qd_plus - x.qd, Vec3<double>::Zero(), &fx);
         const MatX<double> H = crba<double>(model, x.q);
-        ASSERT_LT(r.cwiseAbs().maxCoeff() / std::max(1.0, (H * (qd_plus - x.qd)).cwiseAbs().maxCoeff()), 1e-9) << "state " << s;
+        ASSERT_LT(r.cwiseAbs().maxCoeff() / std::max(1.0, (H * (qd_plus - x.qd)).cwiseAbs().maxCoeff()), 1e-9) << way << ", state " << s;
     }
 }
 
@@ -169,12 +191,13 @@ TEST_P(ContactDynamics, BaumgarteStabilizationDrivesTheError) {
     ASSERT_EQ(problem.inputs.size(), 2u);
     ASSERT_EQ(problem.inputs[1].size(), nw);  // each contact's error, in the file's order
     std::uniform_real_distribution<double> u(-0.01, 0.01);
+    for (const auto& [way, solve] : ways(problem, a))
     for (int s = 0; s < 50; ++s) {
         test::RandomState x = test::random_state(model, rng);
         x.tau.head(6).setZero();
         VecX<double> e(nw);
         for (int k = 0; k < nw; ++k) e[k] = u(rng);
-        const VecX<double> qdd = wanted_of(problem, solve_problem<double>(model, a, x.q, x.qd, x.gravity, {x.tau, e})).head(model.nv);
+        const VecX<double> qdd = solve(x, {x.tau, e}).head(model.nv);
         const std::vector<FrameState<double>> f = frame_states<double>(model, frames, x.q, x.qd, qdd);
         for (size_t c = 0; c < frames.size(); ++c) {
             // the contact's error in the file's order (the links' order), rotated to world axes
@@ -184,7 +207,7 @@ TEST_P(ContactDynamics, BaumgarteStabilizationDrivesTheError) {
             const Vec6<double> want = -kd * f[c].v - kp * world_aligned<double>(f[c].X_0, eF);
             const double scale = std::max({1.0, want.cwiseAbs().maxCoeff(), qdd.cwiseAbs().maxCoeff()});
             const double err = (f[c].a - want).tail(m).cwiseAbs().maxCoeff() / scale;
-            ASSERT_LT(err, 1e-9) << "state " << s << ", contact " << frames[c].link;
+            ASSERT_LT(err, 1e-9) << way << ", state " << s << ", contact " << frames[c].link;
         }
     }
 }

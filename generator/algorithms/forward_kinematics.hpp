@@ -37,4 +37,18 @@ Kinematics<S> forward_kinematics(const Model& model, const VecX<S>& q, const Vec
     return k;
 }
 
+// The bodies' spatial accelerations in body coordinates, without gravity (a_0 = 0):
+// a_i = ⁱX_λ(i) a_λ(i) + S_i q̈_i + v_i × S_i q̇_i.
+template <class S>
+std::vector<Vec6<S>> accelerations(const Model& model, const Kinematics<S>& kin, const VecX<S>& qd, const VecX<S>& qdd) {
+    std::vector<Vec6<S>> a(model.N());
+    for (int i = 0; i < model.N(); ++i) {
+        const Step<S> step;
+        const Body& b = model.bodies[i];
+        const Vec6<S> vJ = motion<S>(b.joint, qd.data() + b.v_index), aJ = motion<S>(b.joint, qdd.data() + b.v_index);
+        a[i] = (b.lambda < 0 ? aJ : Vec6<S>(kin.X_up[i].apply(a[b.lambda]) + aJ)) + crm<S>(kin.v[i], vJ);
+    }
+    return a;
+}
+
 }  // namespace rbdgen

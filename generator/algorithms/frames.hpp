@@ -31,13 +31,7 @@ template <class S>
 std::vector<FrameState<S>> frame_states(const Model& model, const std::vector<LinkFrame>& frames, const VecX<S>& q,
                                         const VecX<S>& qd, const VecX<S>& qdd) {
     const Kinematics<S> kin = forward_kinematics<S>(model, q, qd);
-    std::vector<Vec6<S>> a(model.N());  // spatial accelerations, body coordinates, no gravity
-    for (int i = 0; i < model.N(); ++i) {
-        const Step<S> step;
-        const Body& b = model.bodies[i];
-        const Vec6<S> vJ = motion<S>(b.joint, qd.data() + b.v_index), aJ = motion<S>(b.joint, qdd.data() + b.v_index);
-        a[i] = (b.lambda < 0 ? aJ : Vec6<S>(kin.X_up[i].apply(a[b.lambda]) + aJ)) + crm<S>(kin.v[i], vJ);
-    }
+    const std::vector<Vec6<S>> a = accelerations<S>(model, kin, qd, qdd);
     std::vector<FrameState<S>> out;
     for (const LinkFrame& f : frames) {
         const Transform<S> X = f.X.cast<S>();

@@ -82,7 +82,8 @@ EvalResults evaluate(const Model& model, const State& s, const std::vector<std::
     for (const std::string& p : problems) {
         const Problem problem = load_problem(model, p);
         if (problem.name == "fd" && !r.fd_error.empty()) throw Error("--problem fd: " + r.fd_error);
-        specs.push_back(problem_kernel_specs(std::make_shared<const ProblemAnalysis>(analyze_problem(model, problem))).front());
+        for (KernelSpec& k : problem_kernel_specs(std::make_shared<const ProblemAnalysis>(analyze_problem(model, problem))))
+            if (k.name == problem.name + "_lu" || k.name == problem.name + "_ltdl") specs.push_back(std::move(k));
     }
     for (const KernelSpec& k : specs) {
         if (!k.evaluated() || (k.forward_dynamics && !r.fd_error.empty())) continue;

@@ -737,7 +737,7 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
             if (a->problem.name == problem.name)
                 throw Error("--problem " + comment_text(p) + ": a second problem named '" + problem.name + "'; give each a name of its own");
         if (problem.name == "fd" && !c.fd_refusal.empty()) throw Error("--problem fd: " + c.fd_refusal);
-        for (const char* step : {"_lu", "_assemble", "_factor", "_solve"})
+        for (const char* step : {"_lu", "_ltdl", "_assemble", "_factor", "_solve"})
             if (const std::vector<std::string> all = kernel_names(); std::count(all.begin(), all.end(), problem.name + step))
                 throw Error(problem.source + ": problem '" + problem.name + "' would emit kernel " + problem.name + step +
                             ", which rbdgen already has; rename the file");

@@ -10,6 +10,7 @@
 
 #include "algorithms/aba.hpp"
 #include "algorithms/aba_derivatives.hpp"
+#include "algorithms/contact_ltdl.hpp"
 #include "algorithms/cornea.hpp"
 #include "algorithms/ncmtm_fd.hpp"
 #include "algorithms/ncmtm_jacobians.hpp"
@@ -472,6 +473,30 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
         const VecX<S> d = solve_problem<S>(m, *analysis, in.q, in.qd, in.gravity, in.known);
         return std::vector{wanted_of(analysis->problem, d)};
     }));
+    if (!a.problem.held.empty()) {
+        ArraySpec same = wanted;
+        KernelSpec ltdl = spec(p + "_ltdl", "What " + p + "_lu returns, " + (a.problem.impulse ? "the impact" : "constrained dynamics") +
+                                                " solved in joint space instead: CRBA, Featherstone's LTDL and the contacts' operational-space "
+                                                "system J H^-1 J^T (algorithms/contact_ltdl.hpp).",
+            problem_inputs(a.problem), {same}, [analysis](const Model& m, const auto& x) {
+                using S = ScalarOf<std::decay_t<decltype(x)>>;
+                const Problem& pr = analysis->problem;
+                const ProblemArrays<S> in = problem_arrays(x);
+                VecX<S> tau = VecX<S>::Zero(m.nv), errors;
+                for (int i = 0; i < m.nv; ++i)
+                    if (pr.tau_known[i]) tau[i] = in.known[pr.tau_input][i];
+                if (pr.error_input >= 0) errors = in.known[pr.error_input];
+                const ConstrainedMotion<S> c = contact_ltdl<S>(m, pr.held, in.q, in.qd, tau, in.gravity, errors, pr.impulse);
+                VecX<S> out(m.nv + c.lambda.size());  // p.wanted's order: q̈ body by body, then the wrenches
+                int o = 0;
+                for (const Body& b : m.bodies)
+                    for (int e = 0; e < b.joint.nv(); ++e) out[o++] = c.qdd[b.v_index + e];
+                out.tail(c.lambda.size()) = c.lambda;
+                return std::vector{out};
+            });
+        ltdl.method = "joint space: CRBA, LTDL and the contacts' operational-space system";
+        k.push_back(std::move(ltdl));
+    }
     ArraySpec D_out = sized("D", "the nonzeros of D (" + shape + ") that vary with the state, each value once (report.json D_slots)", variable);
     ArraySpec b_out = sized("b", "b of D d + b = 0", P.rows);
     k.push_back(spec(p + "_assemble", "Nori's system D d + b = 0 of problem " + p + " (eq. 3-5 and its measurement rows).",

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/contact_ltdl.hpp"
 #include "sparse/newton_euler_system.hpp"
 #include "sparse/static_lu.hpp"
 
@@ -66,6 +67,13 @@ struct Problem {
     // (3f_i): Σ over the tree gives H (q̇⁺ − q̇) = τ_impulse + Jᵀ Λ.
     bool impulse = false;
     std::vector<std::string> contacts;  // the links in contact (sparse/problem_file.cpp), for messages
+    // Constrained dynamics or an impact with every q̈ unknown and returned, every τ known or zero, one
+    // contact a body, nothing else measured: its contacts by body, for the joint-space solve beside the
+    // LU (algorithms/contact_ltdl.hpp, kernel <name>_ltdl, returning what <name>_lu returns); empty
+    // otherwise. tau_known: a DoF's τ read from input tau_input (else zero); errors: Baumgarte's input.
+    std::vector<HeldFrame> held;
+    std::vector<bool> tau_known;
+    int tau_input = -1, error_input = -1;
     std::string source;               // where it was declared (a problem file), for messages
     // Orders made by hand for this problem's layout, candidates beside SuiteSparse's (eq. 10–11 for
     // inverse dynamics).

@@ -156,6 +156,7 @@ Problem problem_of(const Reader& in, const YAML::Node& root, Problem p) {
     ProblemInput measured{"measurements", "sensor readings (STATE.json \"measurements\"), sensor by sensor", {}};
     std::vector<MeasurementRow> sensor_rows;
     std::map<int, bool> point_contact;  // body → a point contact (its wrench a force), or 6D
+    std::map<int, HeldFrame> held_frames;  // body → its contact, for the joint-space solve (one a body)
     if (const YAML::Node cs = root["contacts"]) {
         if (!cs.IsMap() || cs.size() == 0) in.fail(cs, "contacts is a map from link name to 6d, point or {type: 6d|point, kd: .., kp: ..}");
         struct Held {
@@ -220,6 +221,7 @@ Problem problem_of(const Reader& in, const YAML::Node& root, Problem p) {
             }
             // Baumgarte's position error, from the measurements: the frame's, in its own coordinates
             const int error_element = measured.size();
+            held_frames[body] = {body, X, point, kd, kp, kp != 0 ? error_element : -1};
             for (int c = point ? 3 : 0; kp != 0 && c < 6; ++c)
                 measured.element_names.push_back(name + ".e" + (c < 3 ? "w" : "") + std::string(1, "xyz"[c % 3]));
             // The frame held, in the body's axes: a 6D contact's spatial acceleration ᶠX⁻¹(ᶠX a + m) = 0,
@@ -392,6 +394,14 @@ Problem problem_of(const Reader& in, const YAML::Node& root, Problem p) {
         bool complete = p.contacts.size() == bodies.size();  // one contact a body, every τ pinned: known or zero
         for (int i = 0; i < model.N(); ++i) complete = complete && (tau_known[i] || tau_zero[i]);
         if (complete) p.hand_made_orders.push_back({"aba-contacts", contact_ordering(model, p.rows, bodies)});
+        // and the joint-space solve, when it returns what the LU does: q̈ and the wrenches, in p.wanted's order
+        if (complete && wanted.count("joint_accelerations") && wanted.count("link_wrenches")) {
+            for (const auto& [body, h] : held_frames) p.held.push_back(h);
+            p.tau_known.assign(model.nv, false);
+            for (int i = 0; i < model.N(); ++i)
+                for (int e = 0; e < l.bodies[i].n; ++e) p.tau_known[model.bodies[i].v_index + e] = tau_known[i];
+            p.tau_input = tau_input, p.error_input = measured_input;
+        }
     }
     p.output_name = "unknowns";
     p.output_doc = "the unknowns, in the order of report.json's problems." + p.name + ".unknowns";
