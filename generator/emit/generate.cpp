@@ -841,6 +841,14 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
         sections.push_back(kernel_sections(e.kernel.name, source));
         files[c.ns + "_" + e.kernel.name + ".cpp"] = source;
     }
+    // A problem file's or a built-in contact problem's <problem>_ltdl.cpp exists whether or not the
+    // problem has that kernel, so that a build lists its sources without reading the problem.
+    for (const auto& a : analyses)
+        if (a->problem.held.empty() && a->problem.name != "id" && a->problem.name != "fd")
+            files[c.ns + "_" + a->problem.name + "_ltdl.cpp"] =
+                "// Problem " + a->problem.name + " has no kernel " + a->problem.name + "_ltdl: its joint-space solve takes constrained dynamics\n"
+                "// or an impact with one contact a body, every joint acceleration unknown and returned, every joint force known and\n"
+                "// no sensor. " + a->problem.name + "_lu solves it. (Written so that a build's list of sources does not depend on the problem.)\n";
     files[c.header] = header_file(c, kernels, sections);
     files["rbdgen_runtime.hpp"] = template_text("rbdgen_runtime.hpp.in");
     files[c.ns + "_eval.cpp"] = drivers_text(c, kernels, "eval_main.cpp.in");

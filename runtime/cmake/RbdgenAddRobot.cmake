@@ -27,7 +27,8 @@
 # PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (README "Problems"): id,
 # fd, contact:LINK[:point],... and impulse:LINK[:point],... (constrained dynamics and impacts, kernels
 # contact_* and impulse_*), or a problem file whose name (without .yaml) names its kernels; an edit of
-# the file regenerates.
+# the file regenerates. Constrained dynamics and impacts also get <problem>_ltdl, the same solved in
+# joint space (README "Contacts").
 #
 # Generates the robot's kernels at build time (again whenever the URDF or the generator changes) and
 # builds three targets:
@@ -143,6 +144,10 @@ function(rbdgen_add_robot NAME)
     foreach(step lu assemble factor solve)
       list(APPEND kernel_sources "${out}/${NAME}_${problem}_${step}.cpp")
     endforeach()
+    if(NOT p STREQUAL "id" AND NOT p STREQUAL "fd")
+      # the joint-space solve (a comment alone where the problem has none)
+      list(APPEND kernel_sources "${out}/${NAME}_${problem}_ltdl.cpp")
+    endif()
   endforeach()
   if(DEFINED R_NCMTM_ORDER)
     if(NOT R_NCMTM_ORDER MATCHES "^[0-9]+$" OR R_NCMTM_ORDER LESS 1 OR R_NCMTM_ORDER GREATER 12)
