@@ -1,6 +1,6 @@
 // Constrained dynamics in joint space with Featherstone's factorization (its §6 forward dynamics,
 // with the contacts of RBDA ch. 8). Frames F held by contacts give rows J q̈ + k = 0, J the frames'
-// Jacobians in F coordinates and k their motion at q̈ = 0, and the wrenches λ on the robot at F:
+// Jacobians (world axes at F's origin) and k their motion at q̈ = 0, and the wrenches λ on the robot at F:
 //   H q̈ + C = τ + Jᵀ λ.
 // With H = Lᵀ D L (no fill, algorithms/ltdl.hpp), Y = L⁻ᵀ Jᵀ keeps the contacts' sparsity (column c is
 // nonzero only on the DoFs that support its body), the operational-space inverse inertia
@@ -46,20 +46,25 @@ ConstrainedMotion<S> contact_ltdl(const Model& model, const std::vector<HeldFram
     const int n = model.nv;
     int m = 0;
     for (const HeldFrame& h : held) m += h.point ? 3 : 6;
-    // J (as Jᵀ) and k, frame by frame: the columns ᶠX_0 ⁰X_j s_j of the joints supporting F's body.
+    // J (as Jᵀ) and k, frame by frame. The rows in world axes at F's origin p (Pinocchio's
+    // LOCAL_WORLD_ALIGNED): from the world-coordinate column (ω, v_0) of a joint supporting F's body,
+    // (ω, v_0 + ω × p), cheaper than F's own axes; λ is rotated into F's axes at the end.
     const Kinematics<S> kin = forward_kinematics<S>(model, q, qd);
     const std::vector<Vec6<S>> a = accelerations<S>(model, kin, qd, VecX<S>::Zero(n));
     const MatX<S> J_0 = spatial_jacobian<S>(model, q);
     MatX<S> Jt = MatX<S>::Zero(n, m);
     VecX<S> k(m);
+    std::vector<Mat3<S>> E(held.size());  // F's rotation, ᶠE_0
     for (int f = 0, r = 0; f < static_cast<int>(held.size()); ++f) {
         const HeldFrame& h = held[f];
         const int first = h.point ? 3 : 0, rows = 6 - first;
         const Transform<S> X = h.X.cast<S>(), X_0 = X * kin.X_0[h.body];
+        E[f] = X_0.E;
         for (int j = h.body; j >= 0; j = model.bodies[j].lambda)
             for (int c = 0; c < model.bodies[j].joint.nv(); ++c) {
                 const int col = model.bodies[j].v_index + c;
-                const Vec6<S> s = X_0.apply(Vec6<S>(J_0.col(col)));
+                const Vec3<S> w = J_0.col(col).template head<3>(), v_0 = J_0.col(col).template tail<3>();
+                const Vec6<S> s = spatial<S>(w, v_0 + w.cross(X_0.r));
                 for (int e = 0; e < rows; ++e) Jt(col, r + e) = s[first + e];
             }
         const Vec6<S> v = X.apply(kin.v[h.body]);
@@ -70,6 +75,7 @@ ConstrainedMotion<S> contact_ltdl(const Model& model, const std::vector<HeldFram
             if (h.kd != 0) motion += S(h.kd) * v;
             for (int e = 0; h.kp != 0 && e < rows; ++e) motion[first + e] += S(h.kp) * errors[h.error + e];
         }
+        motion = spatial<S>(X_0.E.transpose() * ang(motion), X_0.E.transpose() * lin(motion));  // in world axes
         for (int e = 0; e < rows; ++e) k[r + e] = motion[first + e];
         r += rows;
     }
@@ -100,10 +106,15 @@ ConstrainedMotion<S> contact_ltdl(const Model& model, const std::vector<HeldFram
     const std::vector<int> dense = dense_parent(m);
     ltdl<S>(A, dense);
     ConstrainedMotion<S> out{VecX<S>(n), ltdl_solve<S>(A, dense, rhs)};
+    VecX<S> world = out.lambda;  // each frame's wrench in world axes about F's origin, into F's axes
+    for (int f = 0, r = 0; f < static_cast<int>(held.size()); ++f) {
+        for (int part = held[f].point ? 1 : 0; part < 2; ++part, r += 3)
+            out.lambda.template segment<3>(r) = E[f] * Vec3<S>(world.template segment<3>(r));
+    }
     // q̈ = L⁻¹ D⁻¹ (z + Y λ), or q̇⁺ = q̇ + L⁻¹ D⁻¹ Y Λ
     VecX<S> x = z;
     for (int i = 0; i < n; ++i) {
-        for (int c = 0; c < m; ++c) x[i] = x[i] + Y(i, c) * out.lambda[c];
+        for (int c = 0; c < m; ++c) x[i] = x[i] + Y(i, c) * world[c];
         x[i] = x[i] / LD(i, i);
     }
     L_solve<S>(LD, lambda, x, Diagonal::Unit);
