@@ -6,8 +6,8 @@
 //   - constrained dynamics (issue 31: both feet of the floating humanoids in 6D contact), the generated
 //     contact_lu against the dense KKT solve (CRBA, and Eigen's LU of [H Jᵀ; J 0]) and ABA with the
 //     operational-space solve (H⁻¹ Jᵀ by CRBA and Cholesky, what Pinocchio's contactDynamics does),
-//     both the project's reference in double, and against the generated aba; and the same for contact_ltdl,
-//     the problem solved in joint space (algorithms/contact_ltdl.hpp).
+//     both the project's reference in double, and against the generated aba; and the same for contact_aba,
+//     the problem solved by the articulated-body algorithm (algorithms/contact_aba.hpp).
 // Markdown tables for bench/RESULTS.md (--out=FILE). Run by bench/run.sh.
 #include <benchmark/benchmark.h>
 #include <klu.h>
@@ -259,13 +259,13 @@ int main(int argc, char** argv) {
         const Vec3<double> g(c->g[0], c->g[1], c->g[2]);
         std::vector<double> out(r.contact.d_size > 0 ? static_cast<size_t>(r.nv + 12) : 0);
         r.contact.fused(c->q.data(), c->qd.data(), c->x.data(), c->g.data(), out.data());
-        std::vector<double> out_ltdl(out.size());
-        r.contact_ltdl(c->q.data(), c->qd.data(), c->x.data(), c->g.data(), out_ltdl.data());
+        std::vector<double> out_aba(out.size());
+        r.contact_aba(c->q.data(), c->qd.data(), c->x.data(), c->g.data(), out_aba.data());
         const VecX<double> kkt = p.kkt(q, qd, tau, g), osim = p.aba_osim(q, qd, tau, g);
         const auto off = [&](const std::vector<double>& o, const VecX<double>& peer) {
             return num((vec(o).head(r.nv) - peer).cwiseAbs().maxCoeff() / std::max(1.0, peer.cwiseAbs().maxCoeff()), "%.1e");
         };
-        contact_agreement += "| " + r.label + " | " + off(out, kkt) + " | " + off(out, osim) + " | " + off(out_ltdl, kkt) + " | " + off(out_ltdl, osim) + " |\n";
+        contact_agreement += "| " + r.label + " | " + off(out, kkt) + " | " + off(out, osim) + " | " + off(out_aba, kkt) + " | " + off(out_aba, osim) + " |\n";
         for (const char* way : {"kkt", "aba_osim"}) {
             const ContactPeers* peer = &p;
             const bool dense = std::string(way) == "kkt";
@@ -277,7 +277,7 @@ int main(int argc, char** argv) {
                 }
             })->ComputeStatistics("min", minimum);
         }
-        for (const auto& [way, f] : {std::pair{"contact_lu", r.contact.fused}, std::pair{"contact_ltdl", r.contact_ltdl}})
+        for (const auto& [way, f] : {std::pair{"contact_lu", r.contact.fused}, std::pair{"contact_aba", r.contact_aba}})
             benchmark::RegisterBenchmark((r.label + "/" + way).c_str(), [&r, c, f = f](benchmark::State& state) {
                 std::vector<double> out(r.nv + 12);
                 for (auto _ : state) {
@@ -348,7 +348,7 @@ int main(int argc, char** argv) {
         const long aba_ops = total_ops(rep["kernels"]["aba"]);
         const double a = ns(r.label + "/aba"), k = ns(r.label + "/contact_kkt"), o = ns(r.label + "/contact_aba_osim");
         const double klu = ns(r.label + "/contact/klu");
-        for (const char* kernel : {"contact_lu", "contact_ltdl"}) {
+        for (const char* kernel : {"contact_lu", "contact_aba"}) {
             const long ops = total_ops(rep["problems"]["contact"]["kernels"][kernel]);
             const double t = ns(r.label + "/" + kernel);
             md += "| " + r.label + " | " + kernel + " | " + num(t) + " (" + std::to_string(ops) + ") | " + num(a) + " (" + std::to_string(aba_ops) +
@@ -358,7 +358,7 @@ int main(int argc, char** argv) {
     }
     md += "\nKLU: `klu_refactor` + `klu_solve` on the problem's D (the first table), without D's assembly, which the kernels include.\n";
     md += "\nAgreement of q̈ with the two reference ways (max |Δ| / max(1, |q̈|)):\n\n| robot | contact_lu vs KKT | contact_lu vs ABA + OSIM | "
-          "contact_ltdl vs KKT | contact_ltdl vs ABA + OSIM |\n|---|---|---|---|---|\n" + contact_agreement;
+          "contact_aba vs KKT | contact_aba vs ABA + OSIM |\n|---|---|---|---|---|\n" + contact_agreement;
     for (size_t i = 0; i < cases.size(); ++i) klu_free_numeric(&numeric[i], &commons[i]), klu_free_symbolic(&symbolic[i], &commons[i]);
     if (!out_file.empty()) std::ofstream(out_file) << md;
     else std::printf("%s", md.c_str());

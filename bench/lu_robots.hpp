@@ -25,7 +25,7 @@ struct LuRobot {
     // Constrained dynamics, on the floating robots: the problem contact:<contacts> (README "Problems").
     std::string contacts;  // empty: none
     LuProblem contact, contact_native;
-    Kernel4 contact_ltdl = nullptr;  // the same problem in joint space (CRBA, LTDL, J H⁻¹ Jᵀ)
+    Kernel4 contact_aba = nullptr;  // the same problem by the articulated-body algorithm
     Kernel4 rnea, aba, fd_crba_ltdl;
 };
 

@@ -9,7 +9,7 @@
 //    frame_states at q̈ = 0;
 //  - for an impact: J q̇⁺ = 0, and H (q̇⁺ − q̇) = Jᵀ Λ by RNEA at zero velocity and gravity.
 // Each check runs on both ways the generator solves a contact problem, through their kernels' specs:
-// <problem>_lu (the LU on Nori's system) and <problem>_ltdl (joint space, algorithms/contact_ltdl.hpp).
+// <problem>_lu (the LU on Nori's system) and <problem>_aba (the articulated-body algorithm, algorithms/contact_aba.hpp).
 #include <Eigen/Dense>
 
 #include <fstream>
@@ -86,13 +86,13 @@ protected:
         }
         return f;
     }
-    // The problem's two fused kernels, <name>_lu and <name>_ltdl: (name, its unknowns from the state
+    // The problem's two fused kernels, <name>_lu and <name>_aba: (name, its unknowns from the state
     // and the known inputs after q and qd).
     using Solve = std::function<VecX<double>(const test::RandomState&, const std::vector<VecX<double>>&)>;
     std::vector<std::pair<std::string, Solve>> ways(const Problem& problem, const ProblemAnalysis& a) const {
         std::vector<std::pair<std::string, Solve>> out;
         for (KernelSpec& k : problem_kernel_specs(std::make_shared<const ProblemAnalysis>(a)))
-            if (k.name == problem.name + "_lu" || k.name == problem.name + "_ltdl")
+            if (k.name == problem.name + "_lu" || k.name == problem.name + "_aba")
                 out.push_back({k.name, [this, k](const test::RandomState& x, const std::vector<VecX<double>>& known) {
                                    Arrays<double> in{x.q, x.qd};
                                    in.insert(in.end(), known.begin(), known.end());

@@ -17,9 +17,14 @@ template <class S> Subspace<S> motion_subspace(const Joint& joint) {
     return s;
 }
 
-// What ABA computes for each body, for a caller that wants more than q̈ (the kernels name them).
+// What ABA computes for each body, for a caller that wants more than q̈ (the kernels name v, p_a
+// and a; algorithms/contact_aba.hpp carries wrenches to the root with X, U, D and U / D).
 template <class S> struct AbaBodies {
     std::vector<Vec6<S>> v, p_a, a;  // velocity, the bias force passed to the parent, acceleration
+    std::vector<ScrewChain<S>> X;    // ⁱX_λ(i)
+    std::vector<Subspace<S>> U;      // I_i^A S_i
+    std::vector<MatX<S>> D_LD;       // D_i = S_iᵀ U_i as its LTDL factors; for a 1-DoF joint, 1 / D_i
+    std::vector<Vec6<S>> U_D;        // 1-DoF joints: U_i / D_i
 };
 
 template <class S>
@@ -101,7 +106,7 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         qdd.segment(b.v_index, n_i) = qdd_i;
         a[i] = a_prime + motion<S>(b.joint, qdd_i.data());
     }
-    if (bodies) *bodies = {v, p_a_of, a};
+    if (bodies) *bodies = {v, p_a_of, a, X, U, D_LD, U_D};
     return qdd;
 }
 

@@ -737,7 +737,7 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
             if (a->problem.name == problem.name)
                 throw Error("--problem " + comment_text(p) + ": a second problem named '" + problem.name + "'; give each a name of its own");
         if (problem.name == "fd" && !c.fd_refusal.empty()) throw Error("--problem fd: " + c.fd_refusal);
-        for (const char* step : {"_lu", "_ltdl", "_assemble", "_factor", "_solve"})
+        for (const char* step : {"_lu", "_aba", "_assemble", "_factor", "_solve"})
             if (const std::vector<std::string> all = kernel_names(); std::count(all.begin(), all.end(), problem.name + step))
                 throw Error(problem.source + ": problem '" + problem.name + "' would emit kernel " + problem.name + step +
                             ", which rbdgen already has; rename the file");
@@ -841,12 +841,12 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
         sections.push_back(kernel_sections(e.kernel.name, source));
         files[c.ns + "_" + e.kernel.name + ".cpp"] = source;
     }
-    // A problem file's or a built-in contact problem's <problem>_ltdl.cpp exists whether or not the
+    // A problem file's or a built-in contact problem's <problem>_aba.cpp exists whether or not the
     // problem has that kernel, so that a build lists its sources without reading the problem.
     for (const auto& a : analyses)
         if (a->problem.held.empty() && a->problem.name != "id" && a->problem.name != "fd")
-            files[c.ns + "_" + a->problem.name + "_ltdl.cpp"] =
-                "// Problem " + a->problem.name + " has no kernel " + a->problem.name + "_ltdl: its joint-space solve takes constrained dynamics\n"
+            files[c.ns + "_" + a->problem.name + "_aba.cpp"] =
+                "// Problem " + a->problem.name + " has no kernel " + a->problem.name + "_aba: the articulated-body solve takes constrained dynamics\n"
                 "// or an impact with one contact a body, every joint acceleration unknown and returned, every joint force known and\n"
                 "// no sensor. " + a->problem.name + "_lu solves it. (Written so that a build's list of sources does not depend on the problem.)\n";
     files[c.header] = header_file(c, kernels, sections);

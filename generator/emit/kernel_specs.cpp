@@ -10,7 +10,7 @@
 
 #include "algorithms/aba.hpp"
 #include "algorithms/aba_derivatives.hpp"
-#include "algorithms/contact_ltdl.hpp"
+#include "algorithms/contact_aba.hpp"
 #include "algorithms/cornea.hpp"
 #include "algorithms/ncmtm_fd.hpp"
 #include "algorithms/ncmtm_jacobians.hpp"
@@ -475,9 +475,10 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
     }));
     if (!a.problem.held.empty()) {
         ArraySpec same = wanted;
-        KernelSpec ltdl = spec(p + "_ltdl", "What " + p + "_lu returns, " + (a.problem.impulse ? "the impact" : "constrained dynamics") +
-                                                " solved in joint space instead: CRBA, Featherstone's LTDL and the contacts' operational-space "
-                                                "system J H^-1 J^T (algorithms/contact_ltdl.hpp).",
+        KernelSpec by_aba = spec(p + "_aba", "What " + p + "_lu returns, " + (a.problem.impulse ? "the impact" : "constrained dynamics") +
+                                                 " solved with the articulated-body algorithm instead: the free motion, the contacts' "
+                                                 "operational-space system J H^-1 J^T through the articulated inertias, and the ABA with the "
+                                                 "contact wrenches (algorithms/contact_aba.hpp).",
             problem_inputs(a.problem), {same}, [analysis](const Model& m, const auto& x) {
                 using S = ScalarOf<std::decay_t<decltype(x)>>;
                 const Problem& pr = analysis->problem;
@@ -486,7 +487,7 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
                 for (int i = 0; i < m.nv; ++i)
                     if (pr.tau_known[i]) tau[i] = in.known[pr.tau_input][i];
                 if (pr.error_input >= 0) errors = in.known[pr.error_input];
-                const ConstrainedMotion<S> c = contact_ltdl<S>(m, pr.held, in.q, in.qd, tau, in.gravity, errors, pr.impulse);
+                const ConstrainedMotion<S> c = contact_aba<S>(m, pr.held, in.q, in.qd, tau, in.gravity, errors, pr.impulse);
                 VecX<S> out(m.nv + c.lambda.size());  // p.wanted's order: q̈ body by body, then the wrenches
                 int o = 0;
                 for (const Body& b : m.bodies)
@@ -494,8 +495,8 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
                 out.tail(c.lambda.size()) = c.lambda;
                 return std::vector{out};
             });
-        ltdl.method = "joint space: CRBA, LTDL and the contacts' operational-space system";
-        k.push_back(std::move(ltdl));
+        by_aba.method = "articulated-body algorithm with the contacts' operational-space system";
+        k.push_back(std::move(by_aba));
     }
     ArraySpec D_out = sized("D", "the nonzeros of D (" + shape + ") that vary with the state, each value once (report.json D_slots)", variable);
     ArraySpec b_out = sized("b", "b of D d + b = 0", P.rows);

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/contact_ltdl.hpp"
+#include "algorithms/contact_aba.hpp"
 #include "sparse/newton_euler_system.hpp"
 #include "sparse/static_lu.hpp"
 
@@ -68,8 +68,8 @@ struct Problem {
     bool impulse = false;
     std::vector<std::string> contacts;  // the links in contact (sparse/problem_file.cpp), for messages
     // Constrained dynamics or an impact with every q̈ unknown and returned, every τ known or zero, one
-    // contact a body, nothing else measured: its contacts by body, for the joint-space solve beside the
-    // LU (algorithms/contact_ltdl.hpp, kernel <name>_ltdl, returning what <name>_lu returns); empty
+    // contact a body, nothing else measured: its contacts by body, for the articulated-body solve beside
+    // the LU (algorithms/contact_aba.hpp, kernel <name>_aba, returning what <name>_lu returns); empty
     // otherwise. tau_known: a DoF's τ read from input tau_input (else zero); errors: Baumgarte's input.
     std::vector<HeldFrame> held;
     std::vector<bool> tau_known;

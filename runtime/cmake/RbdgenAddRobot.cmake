@@ -27,8 +27,8 @@
 # PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (README "Problems"): id,
 # fd, contact:LINK[:point],... and impulse:LINK[:point],... (constrained dynamics and impacts, kernels
 # contact_* and impulse_*), or a problem file whose name (without .yaml) names its kernels; an edit of
-# the file regenerates. Constrained dynamics and impacts also get <problem>_ltdl, the same solved in
-# joint space (README "Contacts").
+# the file regenerates. Constrained dynamics and impacts also get <problem>_aba, the same solved by
+# the articulated-body algorithm (README "Contacts").
 #
 # Generates the robot's kernels at build time (again whenever the URDF or the generator changes) and
 # builds three targets:
@@ -145,8 +145,8 @@ function(rbdgen_add_robot NAME)
       list(APPEND kernel_sources "${out}/${NAME}_${problem}_${step}.cpp")
     endforeach()
     if(NOT p STREQUAL "id" AND NOT p STREQUAL "fd")
-      # the joint-space solve (a comment alone where the problem has none)
-      list(APPEND kernel_sources "${out}/${NAME}_${problem}_ltdl.cpp")
+      # the articulated-body solve (a comment alone where the problem has none)
+      list(APPEND kernel_sources "${out}/${NAME}_${problem}_aba.cpp")
     endif()
   endforeach()
   if(DEFINED R_NCMTM_ORDER)
