@@ -23,7 +23,7 @@ struct GenerateArgs {
     std::string max_operations = std::to_string(sym::Graph::default_max_nodes);
     std::string snap_tolerance = fmt::format("{:g}", kSnapTolerance);
     std::vector<std::string> kernels, problems, external_forces, frames, parameters;
-    bool trig_entry_points = false, keep_divisions = false;
+    bool trig_entry_points = false, keep_divisions = false, python = false;
     int ncmtm_order = 0, batch = 0;
     bool ncmtm = false;  // --ncmtm-order given (0 included: it is out of range)
 };
@@ -55,6 +55,7 @@ void generate(const GenerateArgs& a, const std::string& command_line, std::ostre
     o.urdf_text = text.str();
     o.trig_entry_points = a.trig_entry_points;
     o.keep_divisions = a.keep_divisions;
+    o.python = a.python;
     o.batch = a.batch;
     o.emission = a.emission;
     o.problems = a.problems;
@@ -143,6 +144,9 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
                   "compiler's vector extensions (GCC, Clang), for throughput (README \"Batched kernels\")")->type_name("W");
     c->add_flag("--trig-entry-points", a->trig_entry_points,
                 "also emit <kernel>_sc(sin_q, cos_q, ...) taking sin and cos of q from the caller, and NAME::sincos");
+    c->add_flag("--python", a->python,
+                "also write NAME_python.cpp and rbdgen_python.hpp: the robot as a Python module of NumPy functions "
+                "(pybind11; rbdgen_add_robot's PYTHON builds it)");
     c->callback([a, c, ncmtm, &out] {
         a->ncmtm = ncmtm->count() > 0;
         // The banner's command line: what was asked, in one canonical order, without the output

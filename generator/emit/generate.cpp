@@ -20,6 +20,7 @@
 #include "emit/kernel.hpp"
 #include "emit/ltdl_loops.hpp"
 #include "emit/names.hpp"
+#include "emit/python.hpp"
 #include "emit/spy.hpp"
 #include "emit/templates.hpp"
 #include "emit/warm.hpp"
@@ -851,6 +852,12 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
                 "// no sensor. " + a->problem.name + "_lu solves it. (Written so that a build's list of sources does not depend on the problem.)\n";
     files[c.header] = header_file(c, kernels, sections);
     files["rbdgen_runtime.hpp"] = template_text("rbdgen_runtime.hpp.in");
+    if (o.python) {
+        std::vector<PythonKernel> python;
+        for (const Emitted& e : kernels) python.push_back({&e.kernel, e.refused});
+        files[c.ns + "_python.cpp"] = python_module(c.ns, c.header, c.banner, python);
+        files["rbdgen_python.hpp"] = template_text("rbdgen_python.hpp.in");
+    }
     files[c.ns + "_eval.cpp"] = drivers_text(c, kernels, "eval_main.cpp.in");
     files[c.ns + "_bench.cpp"] = drivers_text(c, kernels, "bench_main.cpp.in");
     const nlohmann::ordered_json report = report_json(c, prepared, kernels);

@@ -31,6 +31,7 @@ struct GenerateOptions {
     std::vector<std::string> external_forces;  // links whose wrench rnea, aba and fd_crba_ltdl take ("all": every body's)
     std::vector<std::string> frames;           // operational frames: fk's frame_pose, frame_jacobians, frame_motion
     std::vector<std::string> parameters;       // links whose inertial parameters the dynamics kernels take (a payload)
+    bool python = false;                       // also <name>_python.cpp, the robot's Python module (pybind11)
 };
 
 using Files = std::map<std::string, std::string>;

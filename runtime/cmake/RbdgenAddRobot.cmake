@@ -1,4 +1,4 @@
-# rbdgen_add_robot(NAME URDF <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [NO_DRIVERS]
+# rbdgen_add_robot(NAME URDF <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [NO_DRIVERS] [PYTHON]
 #                  [SCALAR double|float] [KERNELS k1 k2 ...] [PROBLEMS id|fd|FILE.yaml ...]
 #                  [NCMTM_ORDER N] [EXTERNAL_FORCES link1 link2 ...|all] [FRAMES link1 link2 ...]
 #                  [PARAMETERS link1 link2 ...] [MEASURE] [KEEP_DIVISIONS] [BATCH W]
@@ -24,6 +24,8 @@
 # PARAMETERS keeps the inertial parameters of these links as the dynamics kernels' input pi (a payload).
 # FRAMES adds operational frames: fk also returns their poses, and the kernels frame_jacobians and
 # frame_motion (README "Generated code").
+# PYTHON also builds the robot's Python module (target NAME_python, module NAME: every kernel a
+# function of NumPy arrays, one state or many; README "Python").
 # PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (README "Problems"): id,
 # fd, contact:LINK[:point],... and impulse:LINK[:point],... (constrained dynamics and impacts, kernels
 # contact_* and impulse_*), or a problem file whose name (without .yaml) names its kernels; an edit of
@@ -81,7 +83,7 @@ endfunction()
 # read from its kernel specs (rbdgen's generator/CMakeLists.txt, or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS" "URDF;SCALAR;NCMTM_ORDER;BATCH;EMISSION" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS;PYTHON" "URDF;SCALAR;NCMTM_ORDER;BATCH;EMISSION" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS" ${ARGN})
   if(NOT R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's URDF file with URDF <file>")
   endif()
@@ -194,6 +196,10 @@ function(rbdgen_add_robot NAME)
     string(REPLACE ";" "," payload_links "${R_PARAMETERS}")
     list(APPEND flags --parameters "${payload_links}")
   endif()
+  if(R_PYTHON)
+    list(APPEND flags --python)
+    list(APPEND outputs "${out}/${NAME}_python.cpp" "${out}/rbdgen_python.hpp")
+  endif()
   string(REPLACE ";" "," kernel_list "${R_KERNELS}")
   # The generator: rbdgen's own target in its tree (or via add_subdirectory), else the imported one.
   if(TARGET rbdgen)
@@ -220,6 +226,19 @@ function(rbdgen_add_robot NAME)
     set(R_COMPILE_OPTIONS -Os)
   endif()
   target_compile_options(${NAME} PRIVATE ${R_COMPILE_OPTIONS})
+  # The Python module NAME (target NAME_python): pybind11 and NumPy from Debian (python3-dev,
+  # pybind11-dev, python3-numpy), for Debian's python3 unless Python_EXECUTABLE says otherwise.
+  if(R_PYTHON)
+    if(NOT Python_EXECUTABLE AND EXISTS /usr/bin/python3)
+      set(Python_EXECUTABLE /usr/bin/python3)
+    endif()
+    find_package(Python COMPONENTS Interpreter Development.Module REQUIRED)
+    find_package(pybind11 CONFIG REQUIRED)
+    set_target_properties(${NAME} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    pybind11_add_module(${NAME}_python MODULE "${out}/${NAME}_python.cpp")
+    set_target_properties(${NAME}_python PROPERTIES OUTPUT_NAME ${NAME})
+    target_link_libraries(${NAME}_python PRIVATE ${NAME})
+  endif()
 
   # Host programs: not for a cross-compiled (firmware) project. Their sources are still generated.
   if(R_NO_DRIVERS OR CMAKE_CROSSCOMPILING)
