@@ -64,7 +64,6 @@ ConstrainedMotion<S> contact_aba(const Model& model, const std::vector<HeldFrame
             unit[e] = 1;
             Vec6<S> w = h.X.transpose_apply(unit).cast<S>();  // ᵇX_F* e, in the body's coordinates
             for (int i = h.body; i >= 0; i = model.bodies[i].lambda) {
-                const Step<S> step;
                 const Subspace<S> S_i = motion_subspace<S>(model.bodies[i].joint);
                 const VecX<S> y_i = S_i.transpose() * w;
                 y[i].col(r) = y_i;
@@ -73,14 +72,24 @@ ConstrainedMotion<S> contact_aba(const Model& model, const std::vector<HeldFrame
             }
         }
     }
-    // J H⁻¹ Jᵀ = Σ_i y_iᵀ D_i⁻¹ y_i, its lower triangle
+    // J H⁻¹ Jᵀ = Σ_i y_iᵀ D_i⁻¹ y_i, its lower triangle; a multi-DoF D_i = Lᵀ D L as (L⁻ᵀ y)ᵀ D⁻¹ (L⁻ᵀ y)
     MatX<S> A = MatX<S>::Zero(m, m);
     for (int i = 0; i < N; ++i) {
-        Dy[i] = MatX<S>(y[i].rows(), m);
-        for (int c = 0; c < m; ++c) Dy[i].col(c) = D_solve(i, y[i].col(c));
+        const int n_i = static_cast<int>(y[i].rows());
+        Dy[i] = MatX<S>(n_i, m);
+        for (int c = 0; c < m; ++c) {
+            if (n_i == 1) {
+                Dy[i](0, c) = y[i](0, c) * free.D_LD[i](0, 0);
+                continue;
+            }
+            VecX<S> x = y[i].col(c);
+            Lt_solve<S>(free.D_LD[i], dense_parent(n_i), x, Diagonal::Unit);
+            y[i].col(c) = x;
+            for (int k = 0; k < n_i; ++k) Dy[i](k, c) = x[k] / free.D_LD[i](k, k);
+        }
         for (int r = 0; r < m; ++r)
             for (int c = 0; c <= r; ++c)
-                for (int k = 0; k < y[i].rows(); ++k) A(r, c) = A(r, c) + y[i](k, r) * Dy[i](k, c);
+                for (int k = 0; k < n_i; ++k) A(r, c) = A(r, c) + y[i](k, r) * Dy[i](k, c);
     }
     // The right-hand side: the frames' motion at q̈_free. The ABA's accelerations carry gravity
     // reversed (a_0 = −a_g): ᶠX_0 a_g, gravity in F's axes, is added back.
