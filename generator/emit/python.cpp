@@ -56,7 +56,7 @@ std::string python_module(const std::string& ns, const std::string& header, cons
         "PYBIND11_MODULE({1}, m) {{\n"
         "    namespace r = {1};\n"
         "    m.doc() = {4};\n"
-        "    rbdgen::python::robot<r::Scalar>(m, r::NQ, r::NV, r::joints, r::NB, r::dof_names);\n"
+        "    rbdgen::python::robot<r::Scalar>(m, r::NQ, r::NV, r::joints, r::NB, r::dof_names, r::fd_refusal);\n"
         "{5}"
         "}}\n",
         banner, ns, header, presets, string_literal("rbdgen's kernels for robot " + ns + ": " + header + " as NumPy functions"),
