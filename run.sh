@@ -4,7 +4,8 @@
 #  2. a user's project (examples/arm_controller) that finds the installed rbdgen and builds the arm's
 #     generated library, its eval driver and its benchmark,
 #  3. the generated kernels' results for a sample state beside the reference implementation's,
-#  4. the kernels' timings.
+#  4. the kernels' timings,
+#  5. from Python: a trajectory of a robot through its kernels, plotted (examples/python/trajectory.py).
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh
@@ -32,3 +33,8 @@ build/arm_controller/controller
 echo
 echo "== kernel timings (arm_bench, hot loop; kernels at -Os, rbdgen_add_robot's default)"
 build/arm_controller/arm_bench
+echo
+echo "== Python: a smooth motion of every joint through the generated kernels (examples/python/trajectory.py)"
+urdf=../shared/models/panda.urdf
+[ -f "$urdf" ] || urdf=models/arm7.urdf
+RBDGEN="$PWD/$rbdgen" RBDGEN_CACHE="$PWD/build/python_cache" /usr/bin/python3 examples/python/trajectory.py "$urdf" "$PWD/build/trajectory.png"

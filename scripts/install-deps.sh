@@ -9,7 +9,7 @@ packages=(
   libgtest-dev libbenchmark-dev lld
   liborocos-kdl-dev libadolc-dev
   clang libclang-rt-dev
-  python3-dev pybind11-dev python3-numpy python3-pytest
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib
   gcc-arm-none-eabi libstdc++-arm-none-eabi-dev libstdc++-arm-none-eabi-newlib libnewlib-arm-none-eabi libnewlib-dev
 )
 # --bench: also what only bench/ needs (DART, a general library peer for branched and floating robots).

@@ -100,18 +100,19 @@ def _import(name, path):
 
 
 def load(urdf, floating_base=False, kernels=None, scalar="double", problems=(), name=None, cache_dir=None,
-         compile_options=("-O2",), rbdgen=None):
-    """The robot's module, built on first use and cached (RBDGEN_CACHE, else ~/.cache/rbdgen)."""
+         compile_options=("-O2",), rbdgen=None, extra=()):
+    """The robot's module, built on first use and cached (RBDGEN_CACHE, else ~/.cache/rbdgen); extra:
+    more of rbdgen generate's options (["--ncmtm-order", "2"])."""
     exe = _generator(rbdgen)
     version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip()
     with open(urdf, "rb") as f:
         text = f.read()
-    options = _options(floating_base, kernels, scalar, problems, ()) + list(compile_options)
+    options = _options(floating_base, kernels, scalar, problems, extra) + list(compile_options)
     key = hashlib.sha256(b"\0".join([text, version.encode()] + [o.encode() for o in options])).hexdigest()[:16]
     name = name or _identifier(os.path.splitext(os.path.basename(urdf))[0])
     root = cache_dir or os.environ.get("RBDGEN_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "rbdgen")
     out_dir = os.path.join(root, "%s-%s" % (name, key))
     cached = [f for f in os.listdir(out_dir) if f.startswith(name + ".") and f.endswith(".so")] if os.path.isdir(out_dir) else []
     path = os.path.join(out_dir, cached[0]) if cached else build(
-        urdf, out_dir, name, floating_base, kernels, scalar, problems, (), compile_options, exe)
+        urdf, out_dir, name, floating_base, kernels, scalar, problems, extra, compile_options, exe)
     return _import(name, path)
