@@ -156,7 +156,7 @@ Problem problem_of(const Reader& in, const YAML::Node& root, Problem p) {
     ProblemInput measured{"measurements", "sensor readings (STATE.json \"measurements\"), sensor by sensor", {}};
     std::vector<MeasurementRow> sensor_rows;
     std::map<int, bool> point_contact;  // body → a point contact (its wrench a force), or 6D
-    std::map<int, HeldFrame> held_frames;  // body → its contact, for the joint-space solve (one a body)
+    std::map<int, HeldFrame> held_frames;  // body → its contact, for the articulated-body solve (one a body)
     if (const YAML::Node cs = root["contacts"]) {
         if (!cs.IsMap() || cs.size() == 0) in.fail(cs, "contacts is a map from link name to 6d, point or {type: 6d|point, kd: .., kp: ..}");
         struct Held {
@@ -394,7 +394,7 @@ Problem problem_of(const Reader& in, const YAML::Node& root, Problem p) {
         bool complete = p.contacts.size() == bodies.size();  // one contact a body, every τ pinned: known or zero
         for (int i = 0; i < model.N(); ++i) complete = complete && (tau_known[i] || tau_zero[i]);
         if (complete) p.hand_made_orders.push_back({"aba-contacts", contact_ordering(model, p.rows, bodies)});
-        // and the joint-space solve, when it returns what the LU does: q̈ and the wrenches, in p.wanted's order
+        // and the articulated-body solve (<name>_aba), when it returns what the LU does: q̈ and the wrenches, in p.wanted's order
         if (complete && wanted.count("joint_accelerations") && wanted.count("link_wrenches")) {
             for (const auto& [body, h] : held_frames) p.held.push_back(h);
             p.tau_known.assign(model.nv, false);
