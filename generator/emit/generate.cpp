@@ -855,7 +855,7 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
     if (o.python) {
         std::vector<PythonKernel> python;
         for (const Emitted& e : kernels) python.push_back({&e.kernel, e.refused});
-        files[c.ns + "_python.cpp"] = python_module(c.ns, c.header, c.banner, python);
+        files[c.ns + "_python.cpp"] = python_module(c.ns, c.header, c.banner, python, o.batch);
         files["rbdgen_python.hpp"] = template_text("rbdgen_python.hpp.in");
     }
     files[c.ns + "_eval.cpp"] = drivers_text(c, kernels, "eval_main.cpp.in");

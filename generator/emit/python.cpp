@@ -17,7 +17,7 @@ std::string array_entry(const KernelArray& a, const std::string& preset) {
 }  // namespace
 
 std::string python_module(const std::string& ns, const std::string& header, const std::string& banner,
-                          const std::vector<PythonKernel>& kernels) {
+                          const std::vector<PythonKernel>& kernels, int batch) {
     std::string presets, registrations;
     for (const PythonKernel& p : kernels) {
         const Kernel& k = *p.kernel;
@@ -37,10 +37,13 @@ std::string python_module(const std::string& ns, const std::string& header, cons
             outputs += (o ? ", " : "") + array_entry(k.outputs[o], "");
             args += fmt::format("out[{}]{}", o, o + 1 < k.outputs.size() ? ", " : "");
         }
+        const std::string batched =
+            batch ? fmt::format(",\n        [](const r::Batch* const* in, r::Batch* const* out) {{ r::batch::{}({}); }}", k.name, args) : "";
         registrations += fmt::format(
-            "    rbdgen::python::kernel<r::Scalar>(m, \"{0}\", {1}, {{{2}}}, {{{3}}},\n"
-            "        [](const r::Scalar* const* in, r::Scalar* const* out) {{ r::{0}({4}); }}, {5});\n",
-            k.name, string_literal(k.doc), inputs, outputs, args, p.refused ? "r::fd_refusal" : "nullptr");
+            "    rbdgen::python::kernel<r::Scalar{6}>(m, \"{0}\", {1}, {{{2}}}, {{{3}}},\n"
+            "        [](const r::Scalar* const* in, r::Scalar* const* out) {{ r::{0}({4}); }}, {5}{7});\n",
+            k.name, string_literal(k.doc), inputs, outputs, args, p.refused ? "r::fd_refusal" : "nullptr", batch ? ", r::Batch" : "",
+            batched);
     }
     return fmt::format(
         "// {0}\n"
@@ -56,11 +59,11 @@ std::string python_module(const std::string& ns, const std::string& header, cons
         "PYBIND11_MODULE({1}, m) {{\n"
         "    namespace r = {1};\n"
         "    m.doc() = {4};\n"
-        "    rbdgen::python::robot<r::Scalar>(m, r::NQ, r::NV, r::joints, r::NB, r::dof_names, r::fd_refusal);\n"
+        "    rbdgen::python::robot<r::Scalar>(m, r::NQ, r::NV, r::joints, r::NB, r::dof_names, r::fd_refusal, {6});\n"
         "{5}"
         "}}\n",
         banner, ns, header, presets, string_literal("rbdgen's kernels for robot " + ns + ": " + header + " as NumPy functions"),
-        registrations);
+        registrations, batch ? "r::BATCH" : "0");
 }
 
 }  // namespace rbdgen

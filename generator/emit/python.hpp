@@ -15,8 +15,9 @@ struct PythonKernel {
     bool refused;  // undefined for this robot (forward dynamics with H singular): raises the header's fd_refusal
 };
 
-// <ns>_python.cpp: module `ns`, the kernels of header `header` (namespace ns); banner: the files' first lines.
+// <ns>_python.cpp: module `ns`, the kernels of header `header` (namespace ns); banner: the files' first lines;
+// batch: the header's BATCH (calls of many states then go through batch::), or 0.
 std::string python_module(const std::string& ns, const std::string& header, const std::string& banner,
-                          const std::vector<PythonKernel>& kernels);
+                          const std::vector<PythonKernel>& kernels, int batch);
 
 }  // namespace rbdgen

@@ -31,7 +31,7 @@ find_package(Python COMPONENTS Interpreter Development.Module REQUIRED)
 find_package(pybind11 CONFIG REQUIRED)
 file(GLOB sources CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/src/*.cpp)
 list(FILTER sources EXCLUDE REGEX "_(eval|bench)\\\\.cpp$")
-pybind11_add_module({name} MODULE ${{sources}})
+pybind11_add_module({name} MODULE NO_EXTRAS ${{sources}})
 target_compile_options({name} PRIVATE {options})
 """
 

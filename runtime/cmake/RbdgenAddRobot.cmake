@@ -235,7 +235,7 @@ function(rbdgen_add_robot NAME)
     find_package(Python COMPONENTS Interpreter Development.Module REQUIRED)
     find_package(pybind11 CONFIG REQUIRED)
     set_target_properties(${NAME} PROPERTIES POSITION_INDEPENDENT_CODE ON)
-    pybind11_add_module(${NAME}_python MODULE "${out}/${NAME}_python.cpp")
+    pybind11_add_module(${NAME}_python MODULE NO_EXTRAS "${out}/${NAME}_python.cpp")  # no LTO: the kernels are a static library
     set_target_properties(${NAME}_python PROPERTIES OUTPUT_NAME ${NAME})
     target_link_libraries(${NAME}_python PRIVATE ${NAME})
   endif()

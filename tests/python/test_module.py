@@ -6,7 +6,7 @@ not print, against NumPy's dense solve; a batch of states against the loop over 
 bad input raises ValueError naming the argument, never crashing the interpreter.
 
 Environment (set by tests/CMakeLists.txt): RBDGEN (the generator), RBDGEN_PY_ROBOTS: entries
-module|urdf|floating|scalar|problem, separated by '#', with the modules' folders on PYTHONPATH.
+module|urdf|floating|scalar|problem|batch, separated by '#', with the modules' folders on PYTHONPATH.
 """
 import importlib
 import json
@@ -17,7 +17,7 @@ import tempfile
 import numpy as np
 import pytest
 
-ROBOTS = [dict(zip(("module", "urdf", "floating", "scalar", "problems"), e.split("|")))
+ROBOTS = [dict(zip(("module", "urdf", "floating", "scalar", "problems", "batch"), e.split("|")))
           for e in os.environ.get("RBDGEN_PY_ROBOTS", "").split("#") if e]
 if not ROBOTS:
     pytest.skip("RBDGEN_PY_ROBOTS is not set: run through ctest (tests/CMakeLists.txt builds the modules)",
@@ -106,7 +106,10 @@ def test_ltdl_solves_what_numpy_solves(robot):
 
 @pytest.mark.parametrize("robot", ROBOTS, ids=[r["module"] for r in ROBOTS])
 def test_a_batch_is_the_loop_over_its_states(robot):
+    """Through batch:: where the robot has it (BATCH states at a time, the rest one by one): 9 states
+    are 4 calls of 2 and one, or 2 of 4 and one."""
     m = importlib.import_module(robot["module"])
+    assert m.BATCH == int(robot["batch"])
     rng = np.random.default_rng(7)
     states = [m.arrays(random_state(m, rng, robot["floating"] == "1")) for _ in range(9)]
     batch = {k: np.stack([s[k] for s in states]) for k in states[0]}
@@ -185,6 +188,24 @@ def test_state_conversions(robot):
         assert m.neutral()[m.q_index[m.joint_names[0]] + 6] == 1
     with pytest.raises(ValueError, match="'q' names 'no_such_joint', not a moving joint"):
         m.arrays({"q": {"no_such_joint": 1.0}})
+    # state() is arrays()'s inverse, both ways
+    rng = np.random.default_rng(11)
+    given = random_state(m, rng, floating)
+    if floating:
+        given["base"]["wrench"] = list(rng.uniform(-1, 1, 6))
+    a = m.arrays(given)
+    back = m.state(a["q"], a["qd"], a["qdd"], a["tau"], a["gravity"])
+    for key in ("q", "v", "a", "tau"):
+        assert back[key].keys() == given[key].keys(), key
+        np.testing.assert_allclose(list(back[key].values()), list(given[key].values()), rtol=0, atol=1e-6 if robot["scalar"] == "float" else 0)
+    if floating:
+        for key, value in given["base"].items():
+            np.testing.assert_allclose(back["base"][key], value, rtol=0, atol=1e-6 if robot["scalar"] == "float" else 0)
+    for key, value in m.arrays(back).items():
+        np.testing.assert_array_equal(value, a[key])
+    assert m.state(q=a["q"]).keys() == ({"q", "base"} if floating else {"q"})
+    with pytest.raises(ValueError, match="state\\(\\): argument 'qd': expected an array of floats of shape \\(%d,\\)" % m.NV):
+        m.state(qd=np.zeros(m.NV + 1))
 
 
 @pytest.mark.parametrize("robot", ROBOTS, ids=[r["module"] for r in ROBOTS])
