@@ -3,7 +3,9 @@
 //   - a firmware project cross-compiled with an arm-none-eabi toolchain file builds whole;
 //   - a host project built with -march=native, and one with portable flags, get eval drivers that
 //     print what `rbdgen eval` prints;
-//   - editing one robot's URDF regenerates and recompiles that robot only, with the expected change.
+//   - editing one robot's URDF regenerates and recompiles that robot only, with the expected change;
+//   - the installed Python package, with nothing but the prefix on PYTHONPATH, builds a robot's module
+//     from a shell with the installed generator, and the module computes what `rbdgen eval` prints.
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -23,6 +25,7 @@ void write(const fs::path& path, const std::string& text) {
     fs::create_directories(path.parent_path());
     std::ofstream(path) << text;
 }
+
 
 // A folder with rbdgen installed into prefix/ (cmake --install of this build), removed at the end.
 class Consumer : public ::testing::Test {
@@ -193,6 +196,42 @@ rbdgen_add_robot(arm URDF )" + test::project_model("arm7.urdf") + R"( KERNELS rn
     EXPECT_NEAR(after["gravity"]["joint1"].get<double>() - before["gravity"]["joint1"].get<double>(), -delta * g * 0.7, 1e-12);
     EXPECT_NEAR(after["gravity"]["joint2"].get<double>() - before["gravity"]["joint2"].get<double>(), -delta * g * 0.2, 1e-12);
     EXPECT_NEAR(after["rnea"]["joint2"].get<double>() - before["rnea"]["joint2"].get<double>(), -delta * g * 0.2, 1e-12);
+}
+
+TEST_F(Consumer, InstalledPythonPackageBuildsAModuleFromAShell) {
+    // Neither RBDGEN nor PATH leads to a generator: the package runs the one installed beside it.
+    const std::string env = "cd " + root.string() + " && env -u RBDGEN PATH=/usr/bin:/bin PYTHONPATH=" +
+                            (prefix / RBDGEN_INSTALL_PYTHONDIR).string() + " /usr/bin/python3 ";
+    const std::string arm = test::project_model("arm7.urdf");
+    const Shell built = shell(env + "-m rbdgen build " + arm + " --kernels gravity --emission compact -o out");
+    ASSERT_EQ(built.status, 0) << built.out;
+    // the progress line (stderr), then the module's path (stdout)
+    const size_t progress = built.out.find("rbdgen: compiling arm7"), last = built.out.rfind('\n', built.out.size() - 2);
+    ASSERT_NE(progress, std::string::npos) << built.out;
+    ASSERT_NE(last, std::string::npos) << built.out;
+    const std::string module = built.out.substr(last + 1, built.out.size() - last - 2);
+    EXPECT_EQ(module, (root / "out" / fs::path(module).filename()).string()) << built.out;
+    EXPECT_EQ(fs::path(module).extension(), ".so") << built.out;
+    EXPECT_TRUE(fs::is_regular_file(module)) << built.out;
+    // its gravity torques at a state against the installed generator's eval, through the module's state()
+    write(root / "check.py", R"(import json, subprocess, sys
+sys.path.insert(0, "out")
+import arm7, numpy as np
+q = arm7.neutral() + np.linspace(-1, 1, arm7.NQ)
+json.dump(arm7.state(q=q), open("state.json", "w"))
+ev = json.loads(subprocess.run([sys.argv[1], "eval", sys.argv[2], "--state", "state.json"], capture_output=True, text=True, check=True).stdout)
+want = np.array([ev["gravity"][j] for j in arm7.joint_names])
+print("difference", np.abs(arm7.gravity(q) - want).max() / max(1.0, np.abs(want).max()))
+)");
+    const Shell checked = shell(env + "check.py " + (prefix / "bin" / "rbdgen").string() + " " + arm);
+    ASSERT_EQ(checked.status, 0) << checked.out;
+    const size_t at = checked.out.find("difference ");
+    ASSERT_NE(at, std::string::npos) << checked.out;
+    EXPECT_LT(std::stod(checked.out.substr(at + 11)), 1e-12) << checked.out;
+    // a user's mistake: exit status 1, the message naming it
+    const Shell bad = shell(env + "-m rbdgen build " + arm + " --kernels no_such_kernel -o bad");
+    EXPECT_EQ(bad.status, 1) << bad.out;
+    EXPECT_NE(bad.out.find("no_such_kernel"), std::string::npos) << bad.out;
 }
 
 }  // namespace

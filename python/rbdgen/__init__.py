@@ -7,8 +7,9 @@
 load() keeps each build in a cache folder named after the robot and a hash of the URDF's bytes, the
 options and the generator's version: a second load imports it without compiling, an edited URDF is
 generated and compiled again. `python3 -m rbdgen build ROBOT.urdf [options] [-o DIR]` does the same
-from a shell and prints where the module is. Needs the `rbdgen` command (on PATH, or RBDGEN, or
-rbdgen=), CMake, a C++ compiler, and Debian's python3-dev, pybind11-dev and python3-numpy.
+from a shell and prints where the module is. Needs the `rbdgen` command (rbdgen=, else RBDGEN, else the
+one installed with this package, else rbdgen on PATH), CMake, a C++ compiler, and Debian's
+python3-dev, pybind11-dev and python3-numpy.
 """
 import hashlib
 import importlib.util
@@ -36,8 +37,15 @@ target_compile_options({name} PRIVATE {options})
 """
 
 
+try:  # an installed package knows its generator (CMakeLists.txt writes _installed.py)
+    from ._installed import GENERATOR as _INSTALLED
+except ImportError:  # the source tree's python/
+    _INSTALLED = None
+
+
 def _generator(rbdgen):
-    exe = rbdgen or os.environ.get("RBDGEN") or shutil.which("rbdgen")
+    installed = _INSTALLED if _INSTALLED and os.access(_INSTALLED, os.X_OK) else None
+    exe = rbdgen or os.environ.get("RBDGEN") or installed or shutil.which("rbdgen")
     if not exe:
         raise FileNotFoundError("no rbdgen command: put it on PATH, set RBDGEN, or pass rbdgen=")
     return exe

@@ -21,7 +21,7 @@ def main(argv):
     b.add_argument("--problem", action="append", default=[])
     args, extra = b.parse_known_args(argv[1:])  # the rest goes to rbdgen generate as it is
     name = args.name or os.path.splitext(os.path.basename(args.urdf))[0]
-    out = args.output or os.path.abspath(name + "_python")
+    out = os.path.abspath(args.output or name + "_python")
     try:
         path = build(args.urdf, out, args.name, args.floating_base, args.kernels.split(",") if args.kernels else None,
                      args.scalar, args.problem, extra)
