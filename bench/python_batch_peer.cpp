@@ -2,8 +2,8 @@
 // a call) called from C++ over N states already laid out as the kernel takes them (structure of
 // arrays, one block of Batch a call), as a C++ user with their data in that layout would call it.
 // python_bench.py compiles this file with the sources of the module it times (the same generated
-// code, the same flags: -include <robot>.hpp -DROBOT=<robot>) and calls it through ctypes, in its
-// own process, interleaved with the Python calls.
+// code, the same flags; -DROBOT=<robot> -DROBOT_HEADER='"<robot>.hpp"') and calls it through ctypes,
+// in its own process, interleaved with the Python calls.
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -11,6 +11,8 @@
 #include <random>
 #include <utility>
 #include <vector>
+
+#include ROBOT_HEADER
 
 namespace {
 

@@ -1,15 +1,16 @@
 """The generated robots from Python (issue 32): rnea, crba and aba on arm7, the floating humanoid and
 talos_full, through their modules (rbdgen.load, BATCH 4, -O2 -mavx2), against the same batched kernels
-called from C++ and DART's Python bindings (Debian's python3-dartpy, a loop over the states as its
-users write it), in one process, interleaved.
+called from C++, DART's Python bindings (Debian's python3-dartpy) and KDL's (python3-pykdl; rnea and
+crba of a serial chain: arm7), each a loop over the states as their users write it, in one process,
+interleaved.
 
   - one state a call: ns a call from Python; the module's call overhead is that minus the
     single-state kernel's own time (C++'s loop over the states in the module, without batch::: the
     robot built again without BATCH);
-  - N = 10,000 states a call: states per second through batch:: (the module gathers 4 states into
-    structure of arrays, calls, scatters), against batch:: called from C++ on data already in that
-    layout (bench/python_batch_peer.cpp, compiled with the module's sources and flags, through
-    ctypes), and against dartpy's loop.
+  - N = 10,000 states a call, into preallocated outputs (out=): states per second through batch::
+    (the module gathers 4 states into structure of arrays, calls, scatters), against batch:: called
+    from C++ on data already in that layout (bench/python_batch_peer.cpp, compiled with the
+    module's sources and flags, through ctypes), and against dartpy's loop.
 
 Each time is the minimum over repetitions. Writes a Markdown table (stdout, or the file given).
 Usage: RBDGEN=build/generator/rbdgen python3 bench/python_bench.py [OUT.md]
@@ -31,6 +32,11 @@ try:
     import dartpy as dart
 except ImportError:
     dart = None
+try:
+    import PyKDL as kdl
+except ImportError:
+    kdl = None
+import xml.etree.ElementTree as ET  # noqa: E402
 
 ROBOTS = [("arm7", os.path.join(here, "..", "models", "arm7.urdf"), False),
           ("humanoid30_fb", os.path.join(here, "..", "models", "humanoid30.urdf"), True),
@@ -66,18 +72,95 @@ def dart_skeleton(urdf, floating):
     return skel
 
 
+def kdl_chain(urdf):
+    """A serial robot's KDL chain, built from its URDF as kdl_parser builds it (PyKDL has no URDF
+    reader): each joint's origin and axis in its parent's frame, each link's inertia about its centre
+    of mass turned into the link's axes. None for a tree."""
+    root = ET.parse(urdf).getroot()
+    links = {l.get("name"): l for l in root.findall("link")}
+    joints = root.findall("joint")
+    by_parent = {}
+    for j in joints:
+        by_parent.setdefault(j.find("parent").get("link"), []).append(j)
+    children = {j.find("child").get("link") for j in joints}
+    link = [n for n in links if n not in children][0]
+
+    def frame(e):
+        xyz = [float(x) for x in (e.get("xyz") or "0 0 0").split()] if e is not None else [0, 0, 0]
+        rpy = [float(x) for x in (e.get("rpy") or "0 0 0").split()] if e is not None else [0, 0, 0]
+        return kdl.Frame(kdl.Rotation.RPY(*rpy), kdl.Vector(*xyz))
+
+    chain = kdl.Chain()
+    while by_parent.get(link):
+        if len(by_parent[link]) > 1:
+            return None
+        j = by_parent[link][0]
+        link = j.find("child").get("link")
+        origin = frame(j.find("origin"))
+        axis = kdl.Vector(*[float(x) for x in (j.find("axis").get("xyz") if j.find("axis") is not None else "1 0 0").split()])
+        joint = (kdl.Joint(j.get("name"), origin.p, origin.M * axis, kdl.Joint.RotAxis) if j.get("type") in ("revolute", "continuous")
+                 else kdl.Joint(j.get("name"), kdl.Joint.Fixed))
+        inertial, inertia = links[link].find("inertial"), kdl.RigidBodyInertia()
+        if inertial is not None:
+            at, i = frame(inertial.find("origin")), inertial.find("inertia")
+            I = np.array([[float(i.get("ixx")), float(i.get("ixy")), float(i.get("ixz"))],
+                          [float(i.get("ixy")), float(i.get("iyy")), float(i.get("iyz"))],
+                          [float(i.get("ixz")), float(i.get("iyz")), float(i.get("izz"))]])
+            R = np.array([[at.M[r, c] for c in range(3)] for r in range(3)])
+            Ic = R @ I @ R.T
+            inertia = kdl.RigidBodyInertia(float(inertial.find("mass").get("value")), at.p,
+                                           kdl.RotationalInertia(Ic[0, 0], Ic[1, 1], Ic[2, 2], Ic[0, 1], Ic[0, 2], Ic[1, 2]))
+        chain.addSegment(kdl.Segment(link, joint, origin, inertia))
+    return chain
+
+
+def kdl_peers(urdf, m, rng, n):
+    """PyKDL's rnea and crba (ChainIdSolver_RNE, ChainDynParam) as a loop over n states, first checked
+    against the module at one state; None for a tree (PyKDL solves chains only)."""
+    chain = kdl_chain(urdf)
+    if chain is None or chain.getNrOfJoints() != m.NV:
+        return None
+    g = kdl.Vector(0, 0, -9.81)
+    rne, dyn = kdl.ChainIdSolver_RNE(chain, g), kdl.ChainDynParam(chain, g)
+    nj = m.NV
+    q, v, a, tau, H = kdl.JntArray(nj), kdl.JntArray(nj), kdl.JntArray(nj), kdl.JntArray(nj), kdl.JntSpaceInertiaMatrix(nj)
+    wrenches = [kdl.Wrench() for _ in range(chain.getNrOfSegments())]
+    Q, V = rng.uniform(-1, 1, (n, nj)), rng.uniform(-1, 1, (n, nj))
+
+    def rnea(s):
+        for k in range(nj):
+            q[k], v[k], a[k] = Q[s, k], V[s, k], V[s, k]
+        rne.CartToJnt(q, v, a, wrenches, tau)
+        return np.array([tau[k] for k in range(nj)])
+
+    def crba(s):
+        for k in range(nj):
+            q[k] = Q[s, k]
+        dyn.JntToMass(q, H)
+        return np.array([[H[r, c] for c in range(nj)] for r in range(nj)])
+    worst = max(np.abs(rnea(0) - m.rnea(Q[0], V[0], V[0])).max(), np.abs(crba(0) - m.crba(Q[0])).max())
+    assert worst < 1e-9, "PyKDL's chain disagrees with the module by %g" % worst
+
+    def loop(f):
+        def run():
+            for s in range(n):
+                f(s)
+        return run
+    return {"rnea": loop(rnea), "crba": loop(crba)}
+
+
 def batch_peer(m, kernels):
     """batch:: of module m's own sources, called from C++ (python_batch_peer.cpp) through ctypes."""
     src = os.path.join(os.path.dirname(m.__file__), "src")
     name = m.__name__
     lib = os.path.join(os.path.dirname(m.__file__), "batch_peer.so")
     sources = [os.path.join(src, "%s_%s.cpp" % (name, k)) for k in kernels]
-    subprocess.run(["g++", "-std=c++17", "-shared", "-fPIC"] + FLAGS + ["-I", src, "-include", os.path.join(src, name + ".hpp"),
+    subprocess.run(["g++", "-std=c++17", "-shared", "-fPIC"] + FLAGS + ["-I", src, '-DROBOT_HEADER="%s.hpp"' % name,
                     "-DROBOT=" + name, "-o", lib, os.path.join(here, "python_batch_peer.cpp")] + sources, check=True)
     peer = ctypes.CDLL(lib)
     peer.rbdgen_batch_seconds.restype = ctypes.c_double
     peer.rbdgen_batch_seconds.argtypes = [ctypes.c_char_p, ctypes.c_long, ctypes.c_int]
-    return lambda kernel: peer.rbdgen_batch_seconds(kernel.encode(), N, 1)
+    return lambda kernel: peer.rbdgen_batch_seconds(kernel.encode(), N, 3)  # the first pass touches the outputs
 
 
 def main(out):
@@ -98,9 +181,12 @@ def main(out):
             Q[:, w + 3:w + 7] /= np.linalg.norm(Q[:, w + 3:w + 7], axis=1, keepdims=True)
         QD, X = rng.uniform(-1, 1, (N, m.NV)), rng.uniform(-1, 1, (N, m.NV))
         q, qd, x = Q[0].copy(), QD[0].copy(), X[0].copy()
-        calls = {"rnea": (lambda: m.rnea(q, qd, x), lambda: m.rnea(Q, QD, X), lambda: single.rnea(Q, QD, X)),
-                 "crba": (lambda: m.crba(q), lambda: m.crba(Q), lambda: single.crba(Q)),
-                 "aba": (lambda: m.aba(q, qd, x), lambda: m.aba(Q, QD, X), lambda: single.aba(Q, QD, X))}
+        # N states into preallocated outputs (out=), as a loop that calls again would: the C++ side
+        # writes into arrays it allocated once too
+        T, H = np.empty((N, m.NV)), np.empty((N, m.NV, m.NV))
+        calls = {"rnea": (lambda: m.rnea(q, qd, x), lambda: m.rnea(Q, QD, X, out=T), lambda: single.rnea(Q, QD, X, out=T)),
+                 "crba": (lambda: m.crba(q), lambda: m.crba(Q, out=H), lambda: single.crba(Q, out=H)),
+                 "aba": (lambda: m.aba(q, qd, x), lambda: m.aba(Q, QD, X, out=T), lambda: single.aba(Q, QD, X, out=T))}
         skel = dart_skeleton(urdf, floating) if dart else None
         n_dart = 1000
         if skel is not None:
@@ -124,8 +210,9 @@ def main(out):
                     skel.computeForwardDynamics()
                     skel.getAccelerations()
             peers = {"rnea": dart_rnea, "crba": dart_crba, "aba": dart_aba}
+        kdl_calls = kdl_peers(urdf, m, rng, n_dart) if kdl else None
         for kernel, (one, many, loop) in calls.items():
-            t_one, t_many, t_loop, t_cpp, t_dart = (float("inf"),) * 5
+            t_one, t_many, t_loop, t_cpp, t_dart, t_kdl = (float("inf"),) * 6
             for _ in range(5):  # interleaved rounds, the least of each
                 t_one = min(t_one, best(one, reps=3, calls=2000))
                 t_loop = min(t_loop, best(loop, reps=2) / N)
@@ -133,12 +220,15 @@ def main(out):
                 t_cpp = min(t_cpp, min(cpp(kernel) for _ in range(2)) / N)
                 if skel is not None:
                     t_dart = min(t_dart, best(peers[kernel], reps=1) / n_dart)
-            rows.append("| %s | %s | %.0f | %.0f | %.0f | %.2f M | %.2f M | %.0f%% | %.3f M | %.0f× |" % (
+                if kdl_calls and kernel in kdl_calls:
+                    t_kdl = min(t_kdl, best(kdl_calls[kernel], reps=1) / n_dart)
+            kdl_cells = "%.3f M | %.0f×" % (1e-6 / t_kdl, t_kdl / t_many) if t_kdl < float("inf") else "— | —"
+            rows.append("| %s | %s | %.0f | %.0f | %.0f | %.2f M | %.2f M | %.0f%% | %.3f M | %.0f× | %s |" % (
                 label, kernel, t_one * 1e9, t_loop * 1e9, (t_one - t_loop) * 1e9, 1e-6 / t_many, 1e-6 / t_cpp, 100 * t_cpp / t_many,
-                1e-6 / t_dart, t_dart / t_many))
+                1e-6 / t_dart, t_dart / t_many, kdl_cells))
     text = ("| robot | kernel | one state a call, ns | C++ loop, ns a state | overhead a call, ns | states/s, batch:: from Python "
-            "(N = %d) | states/s, batch:: from C++ | Python / C++ | states/s, dartpy loop | rbdgen / dartpy |\n"
-            "|---|---|---|---|---|---|---|---|---|---|\n" % N) + "\n".join(rows) + "\n"
+            "(N = %d) | states/s, batch:: from C++ | Python / C++ | states/s, dartpy loop | rbdgen / dartpy | states/s, PyKDL loop "
+            "| rbdgen / PyKDL |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n" % N) + "\n".join(rows) + "\n"
     if out:
         with open(out, "w") as f:
             f.write(text)

@@ -12,8 +12,9 @@ packages=(
   python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib
   gcc-arm-none-eabi libstdc++-arm-none-eabi-dev libstdc++-arm-none-eabi-newlib libnewlib-arm-none-eabi libnewlib-dev
 )
-# --bench: also what only bench/ needs (DART, a general library peer for branched and floating robots).
-[ "${1:-}" = "--bench" ] && packages+=(libdart-dev libdart-utils-urdf-dev jq)
+# --bench: also what only bench/ needs (DART, a general library peer for branched and floating robots;
+# its and KDL's Python bindings, bench/python_bench.py's peers).
+[ "${1:-}" = "--bench" ] && packages+=(libdart-dev libdart-utils-urdf-dev jq python3-dartpy python3-pykdl)
 timeout=${RBDGEN_APT_LOCK_TIMEOUT:-900}
 locks=(/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock /var/lib/apt/lists/lock /var/cache/apt/archives/lock)
 

@@ -5,7 +5,7 @@
     tau = arm.rnea(arm.neutral(), qd, qdd)
 
 load() keeps each build in a cache folder named after the robot and a hash of the URDF's bytes, the
-options and the generator's version: a second load imports it without compiling, an edited URDF is
+options and the generator's executable: a second load imports it without compiling, an edited URDF is
 generated and compiled again. `python3 -m rbdgen build ROBOT.urdf [options] [-o DIR]` does the same
 from a shell and prints where the module is. Needs the `rbdgen` command (rbdgen=, else RBDGEN, else the
 one installed with this package, else rbdgen on PATH), CMake, a C++ compiler, and Debian's
@@ -112,11 +112,12 @@ def load(urdf, floating_base=False, kernels=None, scalar="double", problems=(), 
     """The robot's module, built on first use and cached (RBDGEN_CACHE, else ~/.cache/rbdgen); extra:
     more of rbdgen generate's options (["--ncmtm-order", "2"])."""
     exe = _generator(rbdgen)
-    version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip()
     with open(urdf, "rb") as f:
         text = f.read()
+    with open(shutil.which(exe) or exe, "rb") as f:  # the generator itself: a rebuilt one writes anew
+        generator = hashlib.sha256(f.read()).digest()
     options = _options(floating_base, kernels, scalar, problems, extra) + list(compile_options)
-    key = hashlib.sha256(b"\0".join([text, version.encode()] + [o.encode() for o in options])).hexdigest()[:16]
+    key = hashlib.sha256(b"\0".join([text, generator] + [o.encode() for o in options])).hexdigest()[:16]
     name = name or _identifier(os.path.splitext(os.path.basename(urdf))[0])
     root = cache_dir or os.environ.get("RBDGEN_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "rbdgen")
     out_dir = os.path.join(root, "%s-%s" % (name, key))

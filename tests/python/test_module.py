@@ -99,7 +99,7 @@ def test_ltdl_solves_what_numpy_solves(robot):
     H = m.crba(arrays["q"])
     b = rng.uniform(-1, 1, m.NV)
     x = m.ltdl_solve(m.ltdl(H), b)
-    Hs = np.tril(H) + np.tril(H, -1).T  # the kernels fill the lower triangle
+    Hs = np.tril(H) + np.tril(H, -1).T  # the lower triangle, mirrored
     tolerance = 1e-10 if robot["scalar"] == "double" else 1e-3
     assert np.abs(Hs @ x - b).max() < tolerance * max(1.0, np.abs(b).max())
 
