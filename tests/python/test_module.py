@@ -24,6 +24,9 @@ if not ROBOTS:
                 allow_module_level=True)
 
 
+ON_REQUEST = ("rnea_derivatives", "aba_derivatives")  # eval prints them when named (not the regressor)
+
+
 def random_state(m, rng, floating):
     """A STATE.json dict: every joint, a floating base with a unit quaternion, τ of the base zero."""
     state = {"q": {}, "v": {}, "a": {}, "tau": {}, "gravity": [0.3, -0.2, -9.81]}
@@ -43,6 +46,9 @@ def evaluate(robot, state):
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(state, f)
     cmd = [os.environ["RBDGEN"], "eval", robot["urdf"], "--state", f.name]
+    on_request = [k for k in ON_REQUEST if k in importlib.import_module(robot["module"]).kernels]
+    if on_request:
+        cmd += ["--kernels", ",".join(on_request)]
     if robot["floating"] == "1":
         cmd.append("--floating-base")
     if robot["problems"]:
@@ -78,15 +84,37 @@ def test_every_kernel_eval_prints_agrees_with_eval(robot):
             if kernel == "joints" or not hasattr(m, kernel):
                 continue
             mine = call(m, kernel, arrays)
-            want = flat(value).reshape(mine.shape)
-            scale = max(1.0, np.abs(want).max())
+            outputs = list(m.kernels[kernel]["outputs"])
+            if len(outputs) > 1:  # eval prints each output by name (the derivatives' matrices)
+                pairs = [(mine[i], np.array(value[name], dtype=float)) for i, name in enumerate(outputs)]
+            else:
+                pairs = [(mine, flat(value))]
             # a problem's kernels solve a linear system: the emitted order of operations (shared
             # reciprocals, common subexpressions) against the reference's, amplified by its
             # condition, differs by up to 5e-12 relative (arm7's 6D contact); 1e-9, as the eval drivers'
             solved = kernel.endswith("_lu") or kernel.endswith("_aba") and kernel != "aba"
-            assert np.abs(mine - want).max() / scale < (max(tolerance, 1e-9) if solved else tolerance), kernel
+            for got, want in pairs:
+                want = want.reshape(got.shape)
+                scale = max(1.0, np.abs(want).max())
+                assert np.abs(got - want).max() / scale < (max(tolerance, 1e-9) if solved else tolerance), kernel
             checked.add(kernel)
     assert {"rnea", "crba"} | ({"aba"} if not m.fd_refusal else set()) <= checked, checked
+    assert {k for k in ON_REQUEST if k in m.kernels} <= checked, checked
+
+
+@pytest.mark.parametrize("robot", ROBOTS, ids=[r["module"] for r in ROBOTS])
+def test_the_regressor_is_linear_in_the_parameters(robot):
+    """Y(q, qd, qdd) pi = rnea(q, qd, qdd) for one pi at every state (eval does not print Y): pi
+    fitted by least squares at 200 random states predicts the torques at 50 others."""
+    m = importlib.import_module(robot["module"])
+    if "regressor" not in m.kernels:
+        pytest.skip("built without the regressor (py_arm has it)")
+    rng = np.random.default_rng(3)
+    states = [m.arrays(random_state(m, rng, robot["floating"] == "1")) for _ in range(250)]
+    batch = {k: np.stack([s[k] for s in states]) for k in states[0]}
+    Y, tau = call(m, "regressor", batch), call(m, "rnea", batch)
+    pi = np.linalg.lstsq(Y[:200].reshape(-1, Y.shape[2]), tau[:200].reshape(-1), rcond=None)[0]
+    assert np.abs(Y[200:] @ pi - tau[200:]).max() < 1e-9 * max(1.0, np.abs(tau).max())
 
 
 @pytest.mark.parametrize("robot", ROBOTS, ids=[r["module"] for r in ROBOTS])
