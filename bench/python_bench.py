@@ -10,7 +10,8 @@ interleaved.
   - N = 10,000 states a call, into preallocated outputs (out=): states per second through batch::
     (the module gathers 4 states into structure of arrays, calls, scatters), against batch:: called
     from C++ on data already in that layout (bench/python_batch_peer.cpp, compiled with the
-    module's sources and flags, through ctypes), and against dartpy's loop.
+    module's sources and flags, through ctypes), and against dartpy's and PyKDL's loops; and the
+    same call on one thread a core (threads=, the last column).
 
 Each time is the minimum over repetitions. Writes a Markdown table (stdout, or the file given).
 Usage: RBDGEN=build/generator/rbdgen python3 bench/python_bench.py [OUT.md]
@@ -43,6 +44,7 @@ ROBOTS = [("arm7", os.path.join(here, "..", "models", "arm7.urdf"), False),
           ("talos_full_fb", os.path.join(here, "..", "..", "shared", "models", "talos_full_v2.urdf"), True)]
 N = 10000
 FLAGS = ["-O2", "-mavx2"]
+THREADS = os.cpu_count() or 1
 
 
 def best(f, reps=15, calls=1):
@@ -184,9 +186,12 @@ def main(out):
         # N states into preallocated outputs (out=), as a loop that calls again would: the C++ side
         # writes into arrays it allocated once too
         T, H = np.empty((N, m.NV)), np.empty((N, m.NV, m.NV))
-        calls = {"rnea": (lambda: m.rnea(q, qd, x), lambda: m.rnea(Q, QD, X, out=T), lambda: single.rnea(Q, QD, X, out=T)),
-                 "crba": (lambda: m.crba(q), lambda: m.crba(Q, out=H), lambda: single.crba(Q, out=H)),
-                 "aba": (lambda: m.aba(q, qd, x), lambda: m.aba(Q, QD, X, out=T), lambda: single.aba(Q, QD, X, out=T))}
+        calls = {"rnea": (lambda: m.rnea(q, qd, x), lambda: m.rnea(Q, QD, X, out=T), lambda: single.rnea(Q, QD, X, out=T),
+                          lambda: m.rnea(Q, QD, X, out=T, threads=THREADS)),
+                 "crba": (lambda: m.crba(q), lambda: m.crba(Q, out=H), lambda: single.crba(Q, out=H),
+                          lambda: m.crba(Q, out=H, threads=THREADS)),
+                 "aba": (lambda: m.aba(q, qd, x), lambda: m.aba(Q, QD, X, out=T), lambda: single.aba(Q, QD, X, out=T),
+                         lambda: m.aba(Q, QD, X, out=T, threads=THREADS))}
         skel = dart_skeleton(urdf, floating) if dart else None
         n_dart = 1000
         if skel is not None:
@@ -211,24 +216,25 @@ def main(out):
                     skel.getAccelerations()
             peers = {"rnea": dart_rnea, "crba": dart_crba, "aba": dart_aba}
         kdl_calls = kdl_peers(urdf, m, rng, n_dart) if kdl else None
-        for kernel, (one, many, loop) in calls.items():
-            t_one, t_many, t_loop, t_cpp, t_dart, t_kdl = (float("inf"),) * 6
+        for kernel, (one, many, loop, threaded) in calls.items():
+            t_one, t_many, t_loop, t_cpp, t_dart, t_kdl, t_threads = (float("inf"),) * 7
             for _ in range(5):  # interleaved rounds, the least of each
                 t_one = min(t_one, best(one, reps=3, calls=2000))
                 t_loop = min(t_loop, best(loop, reps=2) / N)
                 t_many = min(t_many, best(many, reps=2) / N)
+                t_threads = min(t_threads, best(threaded, reps=2) / N)
                 t_cpp = min(t_cpp, min(cpp(kernel) for _ in range(2)) / N)
                 if skel is not None:
                     t_dart = min(t_dart, best(peers[kernel], reps=1) / n_dart)
                 if kdl_calls and kernel in kdl_calls:
                     t_kdl = min(t_kdl, best(kdl_calls[kernel], reps=1) / n_dart)
             kdl_cells = "%.3f M | %.0f×" % (1e-6 / t_kdl, t_kdl / t_many) if t_kdl < float("inf") else "— | —"
-            rows.append("| %s | %s | %.0f | %.0f | %.0f | %.2f M | %.2f M | %.0f%% | %.3f M | %.0f× | %s |" % (
+            rows.append("| %s | %s | %.0f | %.0f | %.0f | %.2f M | %.2f M | %.0f%% | %.3f M | %.0f× | %s | %.2f M (%.0f× dartpy) |" % (
                 label, kernel, t_one * 1e9, t_loop * 1e9, (t_one - t_loop) * 1e9, 1e-6 / t_many, 1e-6 / t_cpp, 100 * t_cpp / t_many,
-                1e-6 / t_dart, t_dart / t_many, kdl_cells))
+                1e-6 / t_dart, t_dart / t_many, kdl_cells, 1e-6 / t_threads, t_dart / t_threads))
     text = ("| robot | kernel | one state a call, ns | C++ loop, ns a state | overhead a call, ns | states/s, batch:: from Python "
             "(N = %d) | states/s, batch:: from C++ | Python / C++ | states/s, dartpy loop | rbdgen / dartpy | states/s, PyKDL loop "
-            "| rbdgen / PyKDL |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n" % N) + "\n".join(rows) + "\n"
+            "| rbdgen / PyKDL | states/s, threads=%d |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n" % (N, THREADS)) + "\n".join(rows) + "\n"
     if out:
         with open(out, "w") as f:
             f.write(text)

@@ -34,6 +34,8 @@ file(GLOB sources CONFIGURE_DEPENDS ${{CMAKE_CURRENT_SOURCE_DIR}}/src/*.cpp)
 list(FILTER sources EXCLUDE REGEX "_(eval|bench)\\\\.cpp$")
 pybind11_add_module({name} MODULE NO_EXTRAS ${{sources}})
 target_compile_options({name} PRIVATE {options})
+find_package(Threads REQUIRED)
+target_link_libraries({name} PRIVATE Threads::Threads)
 """
 
 

@@ -237,7 +237,8 @@ function(rbdgen_add_robot NAME)
     set_target_properties(${NAME} PROPERTIES POSITION_INDEPENDENT_CODE ON)
     pybind11_add_module(${NAME}_python MODULE NO_EXTRAS "${out}/${NAME}_python.cpp")  # no LTO: the kernels are a static library
     set_target_properties(${NAME}_python PROPERTIES OUTPUT_NAME ${NAME})
-    target_link_libraries(${NAME}_python PRIVATE ${NAME})
+    find_package(Threads REQUIRED)  # threads= of the module's calls
+    target_link_libraries(${NAME}_python PRIVATE ${NAME} Threads::Threads)
   endif()
 
   # Host programs: not for a cross-compiled (firmware) project. Their sources are still generated.

@@ -145,6 +145,13 @@ def test_a_batch_is_the_loop_over_its_states(robot):
         together = call(m, kernel, batch)
         for s, one in enumerate(states):
             np.testing.assert_array_equal(together[s], call(m, kernel, one))
+    # on several threads: the same numbers, bit for bit
+    for threads in (2, 3, 0):
+        np.testing.assert_array_equal(m.rnea(batch["q"], batch["qd"], batch["qdd"], threads=threads),
+                                      m.rnea(batch["q"], batch["qd"], batch["qdd"]))
+    for bad in (-1, 1.5, "2"):
+        with pytest.raises(ValueError, match="threads is a whole number"):
+            m.rnea(batch["q"], batch["qd"], batch["qdd"], threads=bad)
     # gravity given once is every state's
     np.testing.assert_array_equal(m.rnea(batch["q"], batch["qd"], batch["qdd"], batch["gravity"][0]),
                                   m.rnea(batch["q"], batch["qd"], batch["qdd"], batch["gravity"]))
