@@ -6,10 +6,13 @@
 #  3. the generated kernels' results for a sample state beside the reference implementation's,
 #  4. the kernels' timings,
 #  5. from Python: a trajectory of a robot through its kernels, plotted (examples/python/trajectory.py).
+# It builds only what it shows: the generator (target rbdgen), then the example project against the
+# installed generator. ./test.sh builds and runs everything (tests/run_sh_targets.sh checks this).
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh
-scripts/build.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)" --target rbdgen
 rbdgen=build/generator/rbdgen
 cmake --install build --prefix build/install >/dev/null
 
