@@ -47,8 +47,32 @@ const std::string kGood = inertial(1, 0.1, 0.1, 0.1);
 
 TEST_F(BadInput, MissingFile) { expect_error("info " + (dir / "nope.urdf").string(), {"nope.urdf", "cannot open"}); }
 
-TEST_F(BadInput, MalformedXml) {
-    expect_error("info " + write("m.urdf", "<robot name=\"r\"><link name=\"a\"></robot>"), {"m.urdf", "not a valid URDF"});
+TEST_F(BadInput, MalformedXmlNamesTheLine) {
+    const std::string f = write("m.urdf", "<robot name=\"r\">\n  <link name=\"a\">\n</robot>\n");
+    expect_error("info " + f, {f + ":3:", "not well-formed XML", "fix the XML at that line"});
+}
+
+// A xacro file given by habit is refused before anything else with what to do, whatever in it would
+// fail first: a ${...} where a number goes, or a body that is one macro call.
+TEST_F(BadInput, XacroFileIsToldToBeExpandedFirst) {
+    const std::string ns = "<robot name=\"r\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n";
+    const std::string property = write("p.urdf.xacro", ns + "  <xacro:property name=\"w\" value=\"0.1\"/>\n" + link("a") +
+                                                           link("b", inertial(1, 0.1, 0.1, 0.1)) + joint("j", "revolute", "a", "b") + "</robot>\n");
+    expect_error("info " + property, {property + ":2: ", property + " is a xacro file: expand it first (`xacro " + property + " > robot.urdf`)"});
+    const std::string expression =
+        write("e.urdf", ns + link("a") + "\n" + "<link name=\"b\"><inertial><mass value=\"${w*2-.02}\"/></inertial></link>" +
+                            joint("j", "revolute", "a", "b") + "</robot>\n");
+    expect_error("info " + expression, {expression + ":3: ", "is a xacro file: expand it first"});
+    const std::string macro = write("m.xacro", ns + "\n\n  <xacro:arm prefix=\"left_\"/>\n</robot>\n");
+    expect_error("generate " + macro + " -o " + (dir / "out").string(), {macro + ":4: ", "is a xacro file"});
+    EXPECT_FALSE(fs::exists(dir / "out"));
+    // xacro keeps its namespace in the URDFs it writes, and $(find ...) in a mesh's file name means
+    // nothing to rbdgen: such a URDF loads
+    const std::string expanded = write("x.urdf", ns + link("a") + "<link name=\"b\">" + std::string(inertial(1, 0.1, 0.1, 0.1)) +
+                                                     "<visual><geometry><mesh filename=\"$(find arm)/b.stl\"/></geometry></visual></link>" +
+                                                     joint("j", "revolute", "a", "b") + "</robot>\n");
+    const test::CommandResult r = test::run("info " + expanded);
+    EXPECT_EQ(r.status, 0) << r.out;
 }
 
 TEST_F(BadInput, NegativeMass) {

@@ -183,15 +183,37 @@ void refuse_loops(const TiXmlElement& robot, const std::string& file) {
     }
 }
 
+// The first mark of xacro (ROS's macro language over URDF) in e or below: an <xacro:...> element, or
+// an attribute with ${...} (a mesh's filename also with $(...)); its line, or 0 for none. Not the
+// xacro namespace alone: xacro keeps it in the URDFs it writes (Panda's, Talos', UR5's).
+int xacro_line(const TiXmlElement& e) {
+    if (std::string(e.Value()).rfind("xacro:", 0) == 0) return e.Row();
+    for (const TiXmlAttribute* a = e.FirstAttribute(); a; a = a->Next()) {
+        const std::string name = a->Name(), value = a->Value();
+        if (value.find("${") != std::string::npos || (name != "filename" && value.find("$(") != std::string::npos)) return e.Row();
+    }
+    for (const TiXmlElement* c = e.FirstChildElement(); c; c = c->NextSiblingElement())
+        if (const int line = xacro_line(*c)) return line;
+    return 0;
+}
+
 }  // namespace
 
 void check_urdf_text(const std::string& utf8_xml, const std::string& file) {
     TiXmlDocument doc;
     doc.Parse(utf8_xml.c_str(), nullptr, TIXML_ENCODING_UTF8);
+    // A xacro file passed by habit: said before anything it would otherwise fail on.
+    for (const TiXmlElement* e = doc.FirstChildElement(); e; e = e->NextSiblingElement())
+        if (const int line = xacro_line(*e))
+            throw Error(file + ":" + std::to_string(line) + ": " + file + " is a xacro file: expand it first (`xacro " + file +
+                        " > robot.urdf`), and give rbdgen robot.urdf");
+    if (doc.Error())
+        throw Error(file + ":" + std::to_string(doc.ErrorRow()) + ":" + std::to_string(doc.ErrorCol()) + ": not well-formed XML (" +
+                    doc.ErrorDesc() + "); fix the XML at that line");
     // The element urdfdom reads: the first <robot> at the top, which other top-level elements may
     // precede (TinyXML accepts several; a loop behind them leaked, found by fuzz_urdf).
     const TiXmlElement* robot = doc.FirstChildElement("robot");
-    if (doc.Error() || !robot) return;  // urdfdom reports malformed XML in its own words
+    if (!robot) return;  // urdfdom says there is no robot in its own words
     const Checker c{file};
     c.check_name(*robot, "robot");
     for (const TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {

@@ -23,7 +23,9 @@ bool valid_utf8(const std::string& s);
 // Every number of every <inertial> (<origin>, <mass>, <inertia>), and of every joint's and link's
 // <origin>, <axis>, <limit>, <dynamics>, <calibration>, <safety_controller> and <mimic>, parses as
 // written and is finite; names of links, joints and the robot are valid UTF-8; no joints form a loop.
-// Throws rbdgen::Error naming `file`, the link or joint, the attribute and the value (the loop's joints).
+// Before these: the text is well-formed XML (else the error names its line and column) and not an
+// unexpanded xacro file (<xacro:...> elements, ${...} in attributes). Throws rbdgen::Error naming
+// `file`, the link or joint, the attribute and the value (the loop's joints).
 void check_urdf_text(const std::string& utf8_xml, const std::string& file);
 
 }  // namespace rbdgen
