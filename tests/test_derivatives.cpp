@@ -213,7 +213,7 @@ TEST(DerivativeKernels, BranchInducedZerosAreNeverComputed) {
 // direction a tangent pass over its graph in Expr arithmetic, so that zero tangents fold away and
 // equal ones are shared, as the emitter would get them. Checked against the analytical derivatives at
 // a state, and its operations counted against rnea_derivatives' trace: the analytical recursions must
-// be the cheaper (they are the default for that reason; README "Derivatives").
+// be the cheaper (they are the default for that reason; docs/derivatives.md).
 long forward_mode_operations(const Model& model, const test::RandomState& x, const RneaDerivatives<double>& expected) {
     using sym::Expr;
     sym::Graph g;

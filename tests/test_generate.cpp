@@ -342,7 +342,7 @@ TEST(LtdlCost, KeepDivisionsEmitsTheCountsAsWritten) {
     for (size_t k = 0; k < oa.size(); ++k) EXPECT_NEAR(va[oa[k]], vb[ob[k]], 1e-13 * std::max(1.0, std::abs(vb[ob[k]])));
 }
 
-// The compact emission (README "Emission"): steps that trace to the same operations are one function.
+// The compact emission (docs/emission.md): steps that trace to the same operations are one function.
 // The bodies of a synthetic chain have general geometry alike, so their steps share functions: a
 // chain twice as long has a step more a body and pass of RNEA and ABA and no more functions. Its trace, which keeps negative
 // constants in place, costs no more than the straight-line one.

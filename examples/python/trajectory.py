@@ -1,5 +1,5 @@
 """A smooth motion of every joint of a robot written by others (Franka's Panda, ../shared/models),
-through its generated kernels from Python (rbdgen.load, README "Python"):
+through its generated kernels from Python (rbdgen.load, docs/build.md, "Python"):
 
   1. the torques along it, by rnea, every state in one call;
   2. the motion recovered from those torques by aba (forward dynamics), against the motion asked for;

@@ -1,5 +1,5 @@
 // rbdgen eval ROBOT.urdf [--floating-base] [--strict-inertia] --state STATE.json: the reference algorithms at one state,
-// as JSON (format in README.md; every generated robot's eval driver prints the same).
+// as JSON (format in docs/command.md; every generated robot's eval driver prints the same).
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -102,7 +102,7 @@ EvalResults evaluate(const Model& model, const State& s, const std::vector<std::
 
 void add_eval_command(CLI::App& app, std::ostream& out) {
     CLI::App* c = app.add_subcommand("eval", "run the reference algorithms (double) at one state and print JSON: every "
-                                             "kernel a state gives the inputs of (format in README.md)");
+                                             "kernel a state gives the inputs of (format in docs/command.md)");
     auto args = std::make_shared<ModelArgs>();
     auto state = std::make_shared<std::string>();
     auto problems = std::make_shared<std::vector<std::string>>();

@@ -96,7 +96,7 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     for (const std::string& k : kernel_names(true)) on_request += (on_request.empty() ? "" : ",") + k;
     c->add_option("--kernels", a->kernels, "comma-separated kernels to emit (default: all of " + list + "); also " + on_request +
                                                ", emitted only when named (large: NV x NV outputs, the derivatives 6 to 20 times rnea's operations, "
-                                               "README \"Derivatives\")")->delimiter(',')->type_name("LIST")->allow_extra_args(false);
+                                               "docs/derivatives.md)")->delimiter(',')->type_name("LIST")->allow_extra_args(false);
     c->add_option("--external-forces", a->external_forces,
                   "comma-separated links (all: every body's own link) whose external wrench rnea, aba and fd_crba_ltdl take "
                   "as input f_ext, a row of 6 a link: [torque; force] in the link's URDF frame, about its origin; a link "
@@ -119,7 +119,7 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
                   "also emit a problem on Nori's sparse system, solved by a static-pivot LU: id (inverse dynamics), fd "
                   "(forward dynamics), contact:LINK[:point],... (constrained dynamics: each link in 6D contact, or in point "
                   "contact with :point), impulse:LINK[:point],... (an inelastic impact of those contacts) or FILE.yaml (a "
-                  "sensor set or contacts, README \"Problems\"); repeatable")
+                  "sensor set or contacts, docs/problems.md); repeatable")
         ->type_name("id|fd|contact:LINKS|impulse:LINKS|FILE")->allow_extra_args(false);
     CLI::Option* ncmtm = c->add_option("--ncmtm-order", a->ncmtm_order,
                   "also emit the N-CMTM kernels of order N (1 to " + std::to_string(kMaxNcmtmOrder) + ", Samy et al.): ncmtm_fk "
@@ -137,11 +137,11 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
                   "function, called a body with its constants from tables, code that fits an instruction cache; uniform: "
                   "compact with the model's placements and inertias as table values, never folded, so that the bodies of one "
                   "joint type share one function, each screw factor a step and the calls loops over tables (the least code; more operations, slower hot, faster cold); auto (default): compact for kernels of more than " + std::to_string(kCompactAbove) + " operations whose steps average " +
-                  std::to_string(kCompactMinOpsPerCall) + " or more (README \"Emission\")")
+                  std::to_string(kCompactMinOpsPerCall) + " or more (docs/emission.md)")
         ->type_name("straight|compact|uniform|auto");
     c->add_option("--batch", a->batch,
                   "also emit batch::<kernel> for every kernel: W states a call (2, 4 or 8), structure of arrays, on the "
-                  "compiler's vector extensions (GCC, Clang), for throughput (README \"Batched kernels\")")->type_name("W");
+                  "compiler's vector extensions (GCC, Clang), for throughput (docs/emission.md \"Batched kernels\")")->type_name("W");
     c->add_flag("--trig-entry-points", a->trig_entry_points,
                 "also emit <kernel>_sc(sin_q, cos_q, ...) taking sin and cos of q from the caller, and NAME::sincos");
     c->add_flag("--python", a->python,

@@ -1,4 +1,4 @@
-// rbdgen: URDF in, specialized rigid-body dynamics out. See README.md.
+// rbdgen: URDF in, specialized rigid-body dynamics out. See README.md and docs/.
 #include <iostream>
 
 #include "cli/commands.hpp"

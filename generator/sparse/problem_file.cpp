@@ -1,4 +1,4 @@
-// A problem file (YAML, README "Problems"): which quantities of Nori's system are known, unknown or
+// A problem file (YAML, docs/problems.md): which quantities of Nori's system are known, unknown or
 // measured, and by which sensors. The file's name without .yaml names the problem.
 //
 //   joint_accelerations: known | unknown       (default known: q̈ from STATE.json's "a")

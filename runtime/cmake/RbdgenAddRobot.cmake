@@ -6,9 +6,9 @@
 #                  [COMPILE_OPTIONS ...])
 #
 # BATCH W (2, 4 or 8) also emits batch::<kernel> of every kernel, W states a call in structure of
-# arrays on GCC's and Clang's vector extensions (README "Batched kernels"); build with the target's
+# arrays on GCC's and Clang's vector extensions (docs/emission.md, "Batched kernels"); build with the target's
 # vector width (e.g. COMPILE_OPTIONS -O2 -mavx2 -mfma) for throughput.
-# EMISSION chooses how kernels are written (README "Emission"): straight-line code, compact (a function
+# EMISSION chooses how kernels are written (docs/emission.md): straight-line code, compact (a function
 # a kind of step, called from tables: small code that stays in an instruction cache), uniform (compact
 # with the placements and inertias as table values, so that the bodies of one joint type share a
 # function: the least code, more operations) or auto (the default: compact for kernels of more than
@@ -16,21 +16,21 @@
 # KEEP_DIVISIONS emits every division as written (no shared reciprocals; for x86-64 targets).
 # MEASURE compiles each kernel once more at generation, with the project's C++ compiler at -Os, and
 # writes its machine code and worst stack frame into report.json ("host_build") and report.md.
-# NCMTM_ORDER N adds the N-CMTM kernels of order N (1 to 12, README "High-order derivatives"):
+# NCMTM_ORDER N adds the N-CMTM kernels of order N (1 to 12, docs/ncmtm.md):
 # ncmtm_fk, cornea and ncmtm_fd, or those of them KERNELS names; the Jacobians ncmtm_jacobian and
 # ncmtm_torque_jacobian when KERNELS names them.
 # EXTERNAL_FORCES gives rnea, aba and fd_crba_ltdl an input f_ext: the wrench on each of these links
 # (all: every body's own link), [torque; force] in the link's URDF frame about its origin.
 # PARAMETERS keeps the inertial parameters of these links as the dynamics kernels' input pi (a payload).
 # FRAMES adds operational frames: fk also returns their poses, and the kernels frame_jacobians and
-# frame_motion (README "Generated code").
+# frame_motion (docs/kernels.md).
 # PYTHON also builds the robot's Python module (target NAME_python, module NAME: every kernel a
-# function of NumPy arrays, one state or many; README "Python").
-# PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (README "Problems"): id,
+# function of NumPy arrays, one state or many; docs/build.md, "Python").
+# PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (docs/problems.md): id,
 # fd, contact:LINK[:point],... and impulse:LINK[:point],... (constrained dynamics and impacts, kernels
 # contact_* and impulse_*), or a problem file whose name (without .yaml) names its kernels; an edit of
 # the file regenerates. Constrained dynamics and impacts also get <problem>_aba, the same solved by
-# the articulated-body algorithm (README "Contacts").
+# the articulated-body algorithm (docs/problems.md, "Contacts").
 #
 # Generates the robot's kernels at build time (again whenever the URDF or the generator changes) and
 # builds three targets:

@@ -1,4 +1,4 @@
-"""The generated robots' Python modules (rbdgen_add_robot PYTHON; README "Python").
+"""The generated robots' Python modules (rbdgen_add_robot PYTHON; docs/build.md, "Python").
 
 Every kernel that `rbdgen eval` prints is called from Python at the same random states and compared
 with eval's JSON (the generator's reference algorithms, in double); the LTDL kernels, which eval does
