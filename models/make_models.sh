@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Writes the models the project ships, with `rbdgen synth` (general geometry, random valid inertias,
 # fixed seeds so that the files are reproducible). Usage: models/make_models.sh [path/to/rbdgen]
+# planar.urdf (two planar joints) is written by hand: synth writes only revolute joints.
 set -euo pipefail
 cd "$(dirname "$0")"
 rbdgen=${1:-../build/generator/rbdgen}

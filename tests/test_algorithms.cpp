@@ -11,6 +11,9 @@
 #include "algorithms/ltdl.hpp"
 #include "algorithms/rnea.hpp"
 #include "model/topology.hpp"
+#include "model/urdf_loader.hpp"
+
+#include <fmt/format.h>
 #include "test_support.hpp"
 
 namespace rbdgen {
@@ -175,6 +178,46 @@ TEST_P(Physics, ExternalForcesAndGravityObeyVirtualWork) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModels, Physics, ::testing::ValuesIn(test::all_models()), test::case_name);
+
+// A URDF planar joint (three coordinates in the plane normal to its axis n: x along u, y along n × u,
+// θ about n; docs/kernels.md) carrying one body, against Newton's and Euler's laws written out in the
+// joint's frame: with r_c = x u + y w + R(θ) c, F = m (r̈_c − g), τ_x = u·F, τ_y = w·F and
+// τ_θ = θ̈ nᵀ I_c n + n·((R c) × F) (ω = θ̇ n is parallel to n, so n·(ω × I_c ω) = 0). The joint's
+// origin is rotated, so gravity has components in and out of the plane.
+TEST(PlanarJoint, OneBodyObeysNewtonAndEulerInItsPlane) {
+    for (const Vec3<double> n_urdf : {Vec3<double>(0, 0, 1), Vec3<double>(0.3, -0.5, 0.8)}) {
+        const Model model = load_urdf_string(fmt::format(R"(<robot name="slider">
+  <link name="world"/>
+  <joint name="plane" type="planar"><parent link="world"/><child link="puck"/>
+    <origin xyz="0.2 -0.1 0.4" rpy="0.5 -0.3 0.2"/><axis xyz="{} {} {}"/></joint>
+  <link name="puck"><inertial><origin xyz="0.05 -0.03 0.02"/><mass value="1.7"/>
+    <inertia ixx="0.03" ixy="0.004" ixz="-0.002" iyy="0.05" iyz="0.003" izz="0.04"/></inertial></link>
+</robot>)", n_urdf.x(), n_urdf.y(), n_urdf.z()), "slider.urdf");
+        ASSERT_EQ(model.nv, 3);
+        const Vec3<double> n = n_urdf.normalized();
+        Eigen::Index k;
+        n.cwiseAbs().minCoeff(&k);
+        const Vec3<double> u = (Vec3<double>::Unit(k) - n[k] * n).normalized(), w = n.cross(u);
+        const double m = 1.7;
+        const Vec3<double> c(0.05, -0.03, 0.02);
+        Mat3<double> I_c;
+        I_c << 0.03, 0.004, -0.002, 0.004, 0.05, 0.003, -0.002, 0.003, 0.04;
+        const Mat3<double> R_origin = (Eigen::AngleAxisd(0.2, Vec3<double>::UnitZ()) * Eigen::AngleAxisd(-0.3, Vec3<double>::UnitY()) *
+                                       Eigen::AngleAxisd(0.5, Vec3<double>::UnitX())).toRotationMatrix();
+        std::mt19937_64 rng(77);
+        double worst = 0;
+        for (int s = 0; s < 100; ++s) {
+            const test::RandomState x = test::random_state(model, rng);
+            const Mat3<double> R = Eigen::AngleAxisd(x.q[2], n).toRotationMatrix();
+            const Vec3<double> Rc = R * c;
+            const Vec3<double> rdd = x.qdd[0] * u + x.qdd[1] * w + x.qdd[2] * n.cross(Rc) + x.qd[2] * x.qd[2] * n.cross(n.cross(Rc));
+            const Vec3<double> F = m * (rdd - R_origin.transpose() * x.gravity);
+            const Vec3<double> expected(u.dot(F), w.dot(F), x.qdd[2] * n.dot(R * I_c * R.transpose() * n) + n.dot(Rc.cross(F)));
+            worst = std::max(worst, test::rel_err(rnea<double>(model, x.q, x.qd, x.qdd, x.gravity), expected));
+        }
+        EXPECT_LT(worst, 1e-12) << "normal " << n_urdf.transpose();
+    }
+}
 
 // The axial screw's closed forms (spatial/screw.hpp) against plain 6×6 Plücker algebra: E = rot_k(θ)
 // built from the angle, r = d e_k, X = [E 0; −E r× E]; motions X m, forces X⁻ᵀ m, back X⁻¹ m and Xᵀ f,

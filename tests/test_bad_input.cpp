@@ -117,9 +117,19 @@ TEST_F(BadInput, LoopingTree) {
     expect_error("info " + h, {"after.urdf", "joints 'j1', 'j2' form a loop"});
 }
 
-TEST_F(BadInput, PlanarJoint) {
+// A planar joint loads as three coordinates named after it; a URDF joint or link already named like
+// one of them is refused, naming both. (Its dynamics: tests/test_algorithms.cpp, PlanarJoint.)
+TEST_F(BadInput, PlanarJointCoordinateNames) {
     const std::string f = write("planar.urdf", robot(link("a") + link("b", kGood) + joint("slide", "planar", "a", "b")));
-    expect_error("info " + f, {"planar.urdf", "joint 'slide'", "planar"});
+    const test::CommandResult ok = test::run("info " + f);
+    EXPECT_EQ(ok.status, 0) << ok.out;
+    EXPECT_NE(ok.out.find("joint order       slide.x slide.y slide.theta"), std::string::npos) << ok.out;
+    EXPECT_NE(ok.out.find("1 planar"), std::string::npos) << ok.out;
+    const std::string g = write("clash.urdf", robot(link("a") + link("b", kGood) + link("c", kGood) + joint("slide", "planar", "a", "b") +
+                                                    joint("slide.y", "revolute", "b", "c")));
+    expect_error("info " + g, {"clash.urdf", "planar joint 'slide'", "joint named 'slide.y'", "rename one"});
+    const std::string h = write("clash_link.urdf", robot(link("a") + link("slide.x", kGood) + joint("slide", "planar", "a", "slide.x")));
+    expect_error("info " + h, {"clash_link.urdf", "planar joint 'slide'", "link named 'slide.x'", "rename one"});
 }
 
 TEST_F(BadInput, UnknownJointType) {

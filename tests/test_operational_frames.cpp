@@ -34,13 +34,25 @@ Pose urdfdom_pose(const urdf::ModelInterface& urdf, const Model& model, const st
         const urdf::Pose& o = j.parent_to_joint_origin_transform;
         Eigen::Matrix3d R = Eigen::Quaterniond(o.rotation.w, o.rotation.x, o.rotation.y, o.rotation.z).toRotationMatrix();
         Eigen::Vector3d p(o.position.x, o.position.y, o.position.z);
-        if (j.type != urdf::Joint::FIXED) {
-            double qj = 0;
+        const Eigen::Vector3d axis = Eigen::Vector3d(j.axis.x, j.axis.y, j.axis.z).normalized();
+        const auto coordinate = [&](const std::string& name) {
             for (const Body& b : model.bodies)
-                if (b.joint_name == j.name) qj = q[b.q_index];
-            const Eigen::Vector3d axis = Eigen::Vector3d(j.axis.x, j.axis.y, j.axis.z).normalized();
-            if (j.type == urdf::Joint::PRISMATIC) p += R * axis * qj;
-            else R = R * Eigen::AngleAxisd(qj, axis).toRotationMatrix();
+                if (b.joint_name == name) return q[b.q_index];
+            ADD_FAILURE() << "no coordinate " << name;
+            return 0.0;
+        };
+        if (j.type == urdf::Joint::PLANAR) {
+            // x along u, the joint frame's axis least aligned with the normal made orthogonal to it,
+            // y along normal × u, theta about the normal (docs/kernels.md)
+            Eigen::Index k;
+            axis.cwiseAbs().minCoeff(&k);
+            const Eigen::Vector3d u = (Eigen::Vector3d::Unit(k) - axis[k] * axis).normalized();
+            p += R * (coordinate(j.name + ".x") * u + coordinate(j.name + ".y") * axis.cross(u));
+            R = R * Eigen::AngleAxisd(coordinate(j.name + ".theta"), axis).toRotationMatrix();
+        } else if (j.type == urdf::Joint::PRISMATIC) {
+            p += R * axis * coordinate(j.name);
+        } else if (j.type != urdf::Joint::FIXED) {
+            R = R * Eigen::AngleAxisd(coordinate(j.name), axis).toRotationMatrix();
         }
         pose = {R * pose.R, R * pose.p + p};  // parent_from_link = joint ∘ (what is below)
     }

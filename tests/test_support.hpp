@@ -30,7 +30,7 @@ inline bool shared_models_present() { return std::filesystem::exists(RBDGEN_SHAR
 // Every model, fixed-base and, where it is meant to float, on a floating base.
 inline std::vector<ModelCase> all_models() {
     std::vector<ModelCase> cases;
-    for (const char* m : {"arm7.urdf", "dualarm.urdf"}) cases.push_back({project_model(m), false});
+    for (const char* m : {"arm7.urdf", "dualarm.urdf", "planar.urdf"}) cases.push_back({project_model(m), false});
     for (const char* m : {"quadruped.urdf", "humanoid30.urdf", "arm7.urdf"}) cases.push_back({project_model(m), true});
     if (shared_models_present()) {
         for (const char* m : {"ur5.urdf", "panda.urdf", "allegro_right_hand.urdf", "baxter.urdf", "solo12.urdf"})

@@ -715,7 +715,8 @@ Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::v
     std::vector<std::string> wrench_links = o.external_forces;  // "all": every body's own link
     if (std::count(wrench_links.begin(), wrench_links.end(), "all")) {
         wrench_links.clear();
-        for (const Body& b : model.bodies) wrench_links.push_back(b.name);
+        for (const Body& b : model.bodies)
+            if (b.is_link()) wrench_links.push_back(b.name);
     }
     const std::vector<LinkFrame> sites = link_frames(model, wrench_links, "--external-forces", true);
     for (const LinkFrame& s : sites) c.wrench_links.push_back(s.link);

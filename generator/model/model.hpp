@@ -43,6 +43,10 @@ struct Body {
     // X_tree is applied as a general transform, and for a 1-DoF joint `general_transform` says why.
     std::optional<TreeScrews> screws;
     std::string general_transform;
+    // A URDF planar joint is three bodies, its coordinates x, y and theta (0, 1, 2 here), the first two
+    // massless and named after their joint; -1 for every other joint.
+    int planar = -1;
+    bool is_link() const { return planar < 0 || planar == 2; }  // the body is a URDF link's
 };
 
 // A frame attached to a body by fixed joints (a merged link, kept for kinematics outputs).

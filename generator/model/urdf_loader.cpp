@@ -72,11 +72,15 @@ RigidBodyInertia<double> link_inertia(const std::string& file, const urdf::Link&
     return I;
 }
 
+// A planar joint J's coordinates are the joints J.x, J.y (translations) and J.theta (rotation).
+constexpr const char* kPlanarCoordinates[] = {"x", "y", "theta"};
+
 struct Builder {
     const std::string& file;
     const LoadOptions& options;
     Model& model;
     const std::map<std::string, urdf::LinkSharedPtr>& model_links;
+    const std::map<std::string, urdf::JointSharedPtr>& model_joints;
 
     // Visit `link`, rigidly attached to `body` (-1 = fixed base) with ˡⁱⁿᵏX_body = X_link_body.
     void visit(const urdf::Link& link, int body, const Transform<double>& X_link_body) {
@@ -98,39 +102,66 @@ struct Builder {
             if (joint.type == urdf::Joint::FLOATING && body >= 0)
                 throw Error(file + ": floating joint '" + joint.name + "' does not connect the root link '" +
                             model.root_link + "' to the world; rbdgen supports a floating joint only at the root");
-            Body b;
-            b.name = child.name;
-            b.joint_name = joint.name;
-            b.lambda = body;
-            b.X_tree = X_joint_body;
-            b.joint = make_joint(joint);
-            model.bodies.push_back(b);
-            visit(child, model.N() - 1, Transform<double>::identity());
+            int parent = body;
+            Transform<double> X_tree = X_joint_body;
+            std::vector<Joint> joints = make_joints(joint);
+            for (size_t k = 0; k < joints.size(); ++k) {
+                Body b;
+                const bool last = k + 1 == joints.size();
+                b.joint_name = joints.size() == 1 ? joint.name : joint.name + "." + kPlanarCoordinates[k];
+                if (joints.size() > 1 && (model_joints.count(b.joint_name) || model_links.count(b.joint_name)))
+                    throw Error(file + ": planar joint '" + joint.name + "' names its coordinates " + joint.name + ".x, .y and .theta, and the URDF has a " +
+                                (model_joints.count(b.joint_name) ? "joint" : "link") + " named '" + b.joint_name + "'; rename one of them");
+                b.name = last ? child.name : b.joint_name;  // a planar joint's massless inner bodies: its coordinates
+                b.lambda = parent;
+                b.X_tree = X_tree;
+                b.joint = joints[k];
+                if (joints.size() > 1) b.planar = static_cast<int>(k);
+                model.bodies.push_back(b);
+                parent = model.N() - 1;
+                X_tree = Transform<double>::identity();
+            }
+            visit(child, parent, Transform<double>::identity());
         }
     }
 
-    Joint make_joint(const urdf::Joint& joint) {
+    // The joint's coordinates as 1-DoF joints (one, or a planar joint's three) or the floating joint.
+    std::vector<Joint> make_joints(const urdf::Joint& joint) {
         const std::string where = file + ": joint '" + joint.name + "'";
         Joint j;
         switch (joint.type) {
             case urdf::Joint::REVOLUTE:
             case urdf::Joint::CONTINUOUS: j.type = JointType::Revolute; break;
-            case urdf::Joint::PRISMATIC: j.type = JointType::Prismatic; break;
-            case urdf::Joint::FLOATING: j.type = JointType::Floating; return j;
-            case urdf::Joint::PLANAR:
-                throw Error(where + " is planar, which rbdgen does not support yet; replace it by two prismatic and one "
-                                    "revolute joint (with massless links between them)");
+            case urdf::Joint::PRISMATIC:
+            case urdf::Joint::PLANAR: j.type = JointType::Prismatic; break;
+            case urdf::Joint::FLOATING: j.type = JointType::Floating; return {j};
             default:
-                throw Error(where + " has an unknown type; use revolute, continuous, prismatic, fixed or floating");
+                throw Error(where + " has an unknown type; use revolute, continuous, prismatic, planar, fixed or floating");
         }
         const Vec3<double> axis = vec(joint.axis);
         if (!axis.allFinite() || axis.norm() < 1e-12)
-            throw Error(where + " has a zero or invalid <axis>; give a nonzero axis xyz");
-        j.axis = axis.normalized();
+            throw Error(where + " has a zero or invalid <axis>; give a nonzero axis xyz" +
+                        (joint.type == urdf::Joint::PLANAR ? " (a planar joint's axis is the plane's normal)" : ""));
         if (joint.mimic)
             model.warnings.push_back(where + " mimics '" + joint.mimic->joint_name +
                                      "'; it is modelled as an independent joint");
-        return j;
+        j.axis = axis.normalized();
+        if (joint.type != urdf::Joint::PLANAR) return {j};
+        // A planar joint moves in the plane normal to its axis n: a translation along u, one along
+        // n × u, and a rotation about n, as three 1-DoF joints with two massless bodies between them
+        // (docs/kernels.md: chosen by emitted operations). u is the joint frame's axis least aligned
+        // with n, made orthogonal to it (x and y for n = z).
+        const Vec3<double> n = j.axis;
+        int k = 0;
+        for (int c = 1; c < 3; ++c)
+            if (std::abs(n[c]) < std::abs(n[k])) k = c;
+        const Vec3<double> u = (Vec3<double>::Unit(k) - n[k] * n).normalized();
+        Joint x = j, y = j, theta = j;
+        x.axis = u;
+        y.axis = n.cross(u);
+        theta.type = JointType::Revolute;
+        theta.axis = n;
+        return {x, y, theta};
     }
 };
 
@@ -162,7 +193,7 @@ Model load_urdf_string(const std::string& bytes, const std::string& file, const 
     model.source = file;
     model.root_link = root->name;
     model.floating_base = options.floating_base;
-    Builder builder{file, options, model, urdf->links_};
+    Builder builder{file, options, model, urdf->links_, urdf->joints_};
     if (options.floating_base) {
         for (const auto& j : root->child_joints)
             if (j->type == urdf::Joint::FLOATING)
