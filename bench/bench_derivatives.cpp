@@ -20,7 +20,7 @@
 #include "algorithms/rnea.hpp"
 #include "collect.hpp"
 #include "derivatives_robots.hpp"
-#include "model/prepare.hpp"
+#include "emit/prepare.hpp"
 #include "model/urdf_loader.hpp"
 
 namespace rbdgen::bench {

@@ -26,7 +26,7 @@
 #include "algorithms/rnea.hpp"
 #include "collect.hpp"
 #include "lu_robots.hpp"
-#include "model/prepare.hpp"
+#include "emit/prepare.hpp"
 #include "model/urdf_loader.hpp"
 #include "sparse/analysis.hpp"
 

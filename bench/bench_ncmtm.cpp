@@ -16,7 +16,7 @@
 #include "algorithms/forward_kinematics.hpp"
 #include "algorithms/rnea.hpp"
 #include "collect.hpp"
-#include "model/prepare.hpp"
+#include "emit/prepare.hpp"
 #include "model/urdf_loader.hpp"
 #include "ncmtm_robots.hpp"
 

@@ -21,7 +21,7 @@
 #include "algorithms/rnea.hpp"
 #include "emit/kernel.hpp"
 #include "model/error.hpp"
-#include "model/prepare.hpp"
+#include "emit/prepare.hpp"
 #include "sparse/analysis.hpp"
 #include "test_support.hpp"
 

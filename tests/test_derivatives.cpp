@@ -13,7 +13,7 @@
 #include "algorithms/rnea_derivatives.hpp"
 #include "emit/kernel.hpp"
 #include "sym/expr.hpp"
-#include "model/prepare.hpp"
+#include "emit/prepare.hpp"
 #include "model/topology.hpp"
 #include "test_support.hpp"
 

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "emit/kernel.hpp"
-#include "model/prepare.hpp"
+#include "emit/prepare.hpp"
 #include "model/synthetic.hpp"
 #include "sparse/analysis.hpp"
 #include "test_support.hpp"

@@ -9,7 +9,7 @@
 #include "algorithms/regressor.hpp"
 #include "algorithms/rnea.hpp"
 #include "emit/kernel.hpp"
-#include "model/prepare.hpp"
+#include "emit/prepare.hpp"
 #include "regressor_humanoid.hpp"
 #include "test_support.hpp"
 

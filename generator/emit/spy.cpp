@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 namespace rbdgen {
 namespace {
@@ -41,6 +42,35 @@ std::string spy_svg(const SpyPlot& p) {
     squares(p.entries, "black");
     squares(p.fill, "#d62728");
     return svg + "</svg>\n";
+}
+
+// A problem's three pictures: D as assembled, D permuted (P D Q), and L + U with the fill-in red.
+std::vector<std::pair<std::string, std::string>> spy_plots(const ProblemAnalysis& a) {
+    const std::string& p = a.problem.name;
+    SpyPlot D{fmt::format("{}: D as assembled, {} x {}, {} nonzeros", p, a.pattern.rows, a.pattern.cols, a.pattern.nnz()),
+              a.pattern.rows, a.pattern.cols};
+    std::vector<int> new_row(a.pattern.rows, -1), new_col(a.pattern.cols);
+    for (size_t i = 0; i < a.lu.order.rows.size(); ++i) new_row[a.lu.order.rows[i]] = static_cast<int>(i);
+    for (size_t j = 0; j < a.lu.order.columns.size(); ++j) new_col[a.lu.order.columns[j]] = static_cast<int>(j);
+    SpyPlot permuted{fmt::format("{}: P D Q, ordering {}", p, a.ordering), a.lu.m, a.pattern.cols};
+    std::set<std::pair<int, int>> original;
+    for (int c = 0; c < a.pattern.cols; ++c)
+        for (int r : a.pattern.columns[c]) {
+            D.entries.push_back({r, c});
+            if (new_row[r] >= 0) permuted.entries.push_back({new_row[r], new_col[c]}), original.insert({new_row[r], new_col[c]});
+        }
+    SpyPlot lu{fmt::format("{}: L + U, {} nonzeros, fill-in {} (red)", p, a.lu.nnz, a.lu.fill), a.lu.m, a.pattern.cols};
+    const auto put = [&](int r, int c) { (original.count({r, c}) ? lu.entries : lu.fill).push_back({r, c}); };
+    for (int i = 0; i < a.lu.m; ++i) {
+        for (int k : a.lu.L[i]) put(i, k);
+        if (i < a.lu.pivots) {
+            put(i, i);
+            for (int j : a.lu.U[i]) put(i, j);
+        } else {
+            for (int j = a.lu.pivots; j < a.lu.n; ++j) put(i, j);  // the least-squares tail, dense
+        }
+    }
+    return {{p + "_D.svg", spy_svg(D)}, {p + "_D_permuted.svg", spy_svg(permuted)}, {p + "_LU.svg", spy_svg(lu)}};
 }
 
 }  // namespace rbdgen

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "sparse/analysis.hpp"
+
 namespace rbdgen {
 
 struct SpyPlot {
@@ -15,5 +17,9 @@ struct SpyPlot {
 };
 
 std::string spy_svg(const SpyPlot& plot);
+
+// A problem's three pictures, as (file name, SVG): D as assembled, D permuted (P D Q), and L + U with
+// the fill-in red.
+std::vector<std::pair<std::string, std::string>> spy_plots(const ProblemAnalysis& a);
 
 }  // namespace rbdgen

@@ -15,7 +15,7 @@
 
 #include "generated/reference.hpp"
 #include "model/frames.hpp"
-#include "model/prepare.hpp"
+#include "emit/prepare.hpp"
 #include "model/urdf_loader.hpp"
 #include "sparse/problem.hpp"
 #include ROBOT_HEADER
@@ -55,7 +55,7 @@ class Generated : public ::testing::Test {
 protected:
     void SetUp() override {
         if (!std::filesystem::exists(ROBOT_URDF)) GTEST_SKIP() << ROBOT_URDF << " is absent: robot not tested";
-        // The reference runs on the model the generator traces (model/prepare.hpp: snapped, in
+        // The reference runs on the model the generator traces (emit/prepare.hpp: snapped, in
         // internal frames), so that this compares the tracer and emitter alone (test_frames checks
         // those two steps).
         model = prepare_model(load_urdf(ROBOT_URDF, {.floating_base = ROBOT_FLOATING})).model;

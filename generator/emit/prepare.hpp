@@ -1,6 +1,8 @@
 // The model the generator traces, prepared once from the URDF's: near-exact constants snapped
 // (model/snap.hpp) with their measured effect, then every body frame re-chosen (model/frames.hpp).
-// The generator and the tests of generated code prepare it the same way, here.
+// The generator and the tests of generated code prepare it the same way, here. It runs the
+// reference algorithms (the snapping's effect, the overflow refusal), so it sits above them, beside
+// the generation it serves; the model layer stays plain data.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-#include "model/prepare.hpp"
+#include "emit/prepare.hpp"
 
 #include <fmt/format.h>
 

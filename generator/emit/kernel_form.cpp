@@ -1,0 +1,81 @@
+#include <fmt/format.h>
+
+#include <functional>
+#include <stdexcept>
+
+#include "emit/emitted.hpp"
+#include "emit/ltdl_loops.hpp"
+#include "emit/measure.hpp"
+#include "model/error.hpp"
+
+namespace rbdgen {
+
+Emitted emitted_kernel(const Model& model, const KernelSpec& spec, const GenerateOptions& o, const std::string& fd_refusal,
+                       const ProblemAnalysis* problem) {
+    Emitted e;
+    e.problem = problem;
+    try {
+        e.kernel = trace_kernel(model, spec, o.max_operations, o.keep_divisions);
+    } catch (const std::length_error&) {
+        throw Error(fmt::format("{}: kernel '{}' needs more than {} operations for this robot ({} DoF), the limit "
+                                "--max-operations sets: straight-line code that large would take too long to compile "
+                                "and be far larger than any instruction cache. Leave the kernel out with --kernels, "
+                                "or raise the limit",
+                                model.source, spec.name, o.max_operations, model.nv));
+    }
+    e.refused = !fd_refusal.empty() && spec.forward_dynamics;
+    e.with_sc = o.trig_entry_points && !e.refused && uses_trig(e.kernel);
+    // --emission compact or uniform, or auto and above the threshold: steps as functions, LTDL as loops
+    const bool uniform = o.emission == "uniform";
+    const auto compact_wanted = [&o, uniform](const Kernel& k) {
+        return o.emission == "compact" || uniform || (o.emission == "auto" && k.ops().total() > kCompactAbove);
+    };
+    const auto make_compact = [&](const KernelSpec& s, Emitted& x) {
+        // traced again with the signs of constants kept in place, so that steps differing only in them
+        // share code; uniform: with the model's placements and inertias not folded either
+        Kernel neutral = trace_kernel(model, s, o.max_operations, o.keep_divisions,
+                                      uniform ? Folding::Opaque : Folding::SignNeutral);
+        x.compact = compact_kernel(neutral, {o.scalar, false, false, uniform}, neutral.name + "_");
+        if (x.compact && o.emission == "auto" && neutral.ops().total() < kCompactMinOpsPerCall * x.compact->calls)
+            x.compact.reset();
+        if (x.compact) x.kernel = std::move(neutral);
+    };
+    // The form of a traced kernel: steps as functions, or LTDL's (and the pair terms') loops with the
+    // head and tail they call, each in a form of its own.
+    std::function<void(const KernelSpec&, Emitted&)> choose_form = [&](const KernelSpec& spec, Emitted& e) {
+        if (e.refused || !compact_wanted(e.kernel)) return;
+        // LTDL's loops; under auto, LTDL or its solve alone stays unrolled (compact or straight-line by
+        // the rule above) while that fits an instruction cache (the floating humanoid's ltdl: 701 ns
+        // compact and unrolled in 18 KB, 900 ns as loops in 0.3 KB, 698 ns straight-line in 37 KB)
+        bool loops = spec.ltdl_loops != KernelSpec::LtdlLoops::None;
+        if (!loops || (!spec.head && o.emission == "auto")) make_compact(spec, e);
+        if (loops && !spec.head && o.emission == "auto") {
+            loops = estimated_code_bytes(e.compact ? e.compact->operations : e.kernel.ops().total(), e.compact.has_value()) >
+                    kInstructionCache;
+            if (loops && e.compact) e.kernel = trace_kernel(model, spec, o.max_operations, o.keep_divisions), e.compact.reset();
+        }
+        if (!loops) return;
+        const auto part = [&](const KernelSpec& s) {
+            auto x = std::make_shared<Emitted>();
+            x->kernel = trace_kernel(model, s, o.max_operations, o.keep_divisions);
+            choose_form(s, *x);
+            return x;
+        };
+        if (spec.head) e.head = part(*spec.head);
+        if (spec.tail) e.tail = part(*spec.tail);
+        e.loop_ops = ltdl_loop_ops(model, spec.ltdl_loops, o.keep_divisions);
+        // auto: fd_crba_ltdl's and rnea_derivatives' loops only after a compact head; a small kernel is
+        // faster unrolled (arm7's fd_crba_ltdl: 402 ns straight-line, 569 ns with the loops after its
+        // straight head); aba_derivatives' always (compiled unrolled, talos's takes 384 s and 7.7 GB at -Os)
+        if (o.emission == "auto" && e.head && !e.head->compact && !e.tail) e.loop_ops.reset(), e.head.reset();
+    };
+    choose_form(spec, e);
+    // what run-time wrenches and parameters cost: the kernel's operations with everything folded
+    if (!e.problem)
+        for (const KernelSpec& folded : kernel_specs())
+            if (folded.name == spec.name && folded.inputs.size() != spec.inputs.size())
+                e.ops_folded = trace_kernel(model, folded, o.max_operations, o.keep_divisions).ops();
+    return e;
+}
+
+}  // namespace rbdgen
