@@ -5,7 +5,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "algorithms/regressor.hpp"
 #include "emit/kernel.hpp"
+#include "model/urdf_loader.hpp"
 #include "test_support.hpp"
 
 namespace rbdgen {
@@ -86,6 +88,51 @@ void round_trip(const std::string& urdf, const std::string& flags, json state) {
 TEST(Cli, EvalRoundTripFixedBase) {
     json state = json::parse(std::ifstream(test::project_model("arm7_state.json")));
     round_trip(test::project_model("arm7.urdf"), "", state);
+}
+
+// eval prints the regressor and the operational frames' kernels as matrices with named rows and
+// columns: Y's columns are the parameters link by link, and Y π = τ for π the URDF's own parameters
+// (each body's inertia in its link frame, the model as loaded); J's rows are the frames'
+// components, and J q̇ is frame_motion's v, a row a frame.
+TEST(Cli, EvalPrintsTheRegressorAndFrameKernelsWithNamedRowsAndColumns) {
+    const std::string urdf = test::project_model("arm7.urdf");
+    const json e = run_json("eval " + urdf + " --state " + test::project_model("arm7_state.json") +
+                            " --kernels regressor --frames link007,link003");
+    const Model model = load_urdf(urdf);
+    const json& Y = e.at("regressor");
+    ASSERT_EQ(Y.at("rows"), json(model.dof_names()));
+    ASSERT_EQ(Y.at("columns").size(), size_t(kInertialParameters * model.N()));
+    EXPECT_EQ(Y.at("columns")[10], "link002.m");
+    EXPECT_EQ(Y.at("columns")[13], "link002.mcz");
+    std::vector<double> pi;
+    for (const Body& b : model.bodies) {
+        const auto p = parameters_of_inertia(b.I);
+        pi.insert(pi.end(), p.data(), p.data() + p.size());
+    }
+    for (size_t r = 0; r < model.dof_names().size(); ++r) {
+        double tau = 0;
+        for (size_t c = 0; c < pi.size(); ++c) tau += Y.at("matrix")[r][c].get<double>() * pi[c];
+        const double want = e.at("rnea").at(model.dof_names()[r]).get<double>();
+        EXPECT_NEAR(tau, want, 1e-9 * std::max(1.0, std::abs(want))) << model.dof_names()[r];
+    }
+    const json& J = e.at("frame_jacobians");
+    ASSERT_EQ(J.at("columns"), json(model.dof_names()));
+    ASSERT_EQ(J.at("rows").size(), 12u);
+    EXPECT_EQ(J.at("rows")[0], "link007.wx");
+    EXPECT_EQ(J.at("rows")[11], "link003.vz");
+    const json& v = e.at("frame_motion").at("v");
+    ASSERT_EQ(v.at("rows"), json({"link007", "link003"}));
+    ASSERT_EQ(v.at("columns"), json({"wx", "wy", "wz", "vx", "vy", "vz"}));
+    const json state = json::parse(std::ifstream(test::project_model("arm7_state.json")));
+    for (size_t r = 0; r < 12; ++r) {
+        double Jv = 0;
+        for (size_t c = 0; c < model.dof_names().size(); ++c)
+            Jv += J.at("matrix")[r][c].get<double>() * state.at("v").value(model.dof_names()[c], 0.0);
+        EXPECT_NEAR(Jv, v.at("matrix")[r / 6][r % 6].get<double>(), 1e-12) << J.at("rows")[r];
+    }
+    const test::CommandResult bad = test::run("eval " + urdf + " --state " + test::project_model("arm7_state.json") + " --frames nosuch");
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_NE(bad.out.find("--frames: no link 'nosuch'"), std::string::npos) << bad.out;
 }
 
 TEST(Cli, EvalRoundTripFloatingBase) {

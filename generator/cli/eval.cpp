@@ -56,6 +56,7 @@ EvalResult::Form form_of(JsonForm f) {
         case JsonForm::JointMatrix: return EvalResult::Form::JointMatrix;
         case JsonForm::JointDerivatives: return EvalResult::Form::JointDerivatives;
         case JsonForm::LinkMotions: return EvalResult::Form::LinkMotions;
+        case JsonForm::Matrix: return EvalResult::Form::Matrix;
         case JsonForm::Named:
         case JsonForm::None: break;
     }
@@ -67,7 +68,7 @@ EvalResult::Form form_of(JsonForm f) {
 // Every kernel a state gives the inputs of (KernelSpec::evaluated), by the reference algorithms:
 // the kernels, then the problems' (their fused kernels).
 EvalResults evaluate(const Model& model, const State& s, const std::vector<std::string>& problems, int ncmtm_order,
-                     const std::vector<std::string>& on_request) {
+                     const std::vector<std::string>& on_request, const std::vector<std::string>& frames) {
     EvalResults r;
     r.fd_error = forward_dynamics_refusal(model);
     // rnea, aba and fd_crba_ltdl take the state's external wrenches, if it gives any
@@ -75,7 +76,8 @@ EvalResults evaluate(const Model& model, const State& s, const std::vector<std::
     for (const auto& w : s.external_wrenches) links.push_back(w.first);
     std::vector<std::string> payload;  // and its payload's parameters
     for (const auto& p : s.parameters) payload.push_back(p.first);
-    std::vector<KernelSpec> specs = kernel_specs(link_frames(model, links, s.file + ": 'external_wrenches'", true), {},
+    std::vector<KernelSpec> specs = kernel_specs(link_frames(model, links, s.file + ": 'external_wrenches'", true),
+                                                 link_frames(model, frames, "--frames", false),
                                                  link_frames(model, payload, s.file + ": 'parameters'", true));
     if (ncmtm_order != 0)
         for (KernelSpec& k : ncmtm_kernel_specs(model, ncmtm_order)) specs.push_back(std::move(k));
@@ -92,9 +94,12 @@ EvalResults evaluate(const Model& model, const State& s, const std::vector<std::
         for (const ArraySpec& a : k.inputs) in.push_back(state_array(s, a, model));
         const Arrays<double> out = k.reference(model, in);
         for (size_t o = 0; o < k.outputs.size(); ++o) {
-            if (k.outputs[o].json == JsonForm::None) continue;
-            r.results.push_back({k.result_name(o), form_of(k.outputs[o].json),
-                                 std::vector<double>(out[o].data(), out[o].data() + out[o].size()), k.outputs[o].element_names});
+            const ArraySpec& a = k.outputs[o];
+            if (a.json == JsonForm::None) continue;
+            const bool matrix = a.json == JsonForm::Matrix;
+            r.results.push_back({k.result_name(o), form_of(a.json), std::vector<double>(out[o].data(), out[o].data() + out[o].size()),
+                                 matrix ? a.names_of_columns(model) : a.element_names,
+                                 matrix ? a.names_of_rows(model) : std::vector<std::string>()});
         }
     }
     return r;
@@ -121,10 +126,14 @@ void add_eval_command(CLI::App& app, std::ostream& out) {
     c->add_option("--kernels", *kernels, "also run kernels emitted only when named (" + on_request + "), comma-separated; "
                                          "those the state gives the inputs of are printed")
         ->delimiter(',')->type_name("LIST")->allow_extra_args(false);
+    auto frames = std::make_shared<std::vector<std::string>>();
+    c->add_option("--frames", *frames, "also run the operational frames' kernels on these links (comma-separated): "
+                                       "frame_jacobians and frame_motion")
+        ->delimiter(',')->type_name("LINK,...")->allow_extra_args(false);
     CLI::Option* ncmtm = c->add_option("--ncmtm-order", *order,
                   "also run the N-CMTM kernels of order N (1 to " + std::to_string(kMaxNcmtmOrder) + "): ncmtm_fk and cornea, "
                   "from the state's \"motion\" (q and its N + 1 derivatives a joint)")->type_name("N");
-    c->callback([args, state, problems, order, ncmtm, kernels, &out] {
+    c->callback([args, state, problems, order, ncmtm, kernels, frames, &out] {
         for (const std::string& k : *kernels) try {  // an unknown kernel, before reading anything
                 kernel_spec(k);
             } catch (const Error& e) {
@@ -133,7 +142,7 @@ void add_eval_command(CLI::App& app, std::ostream& out) {
         const Model model = load_model(*args);
         const Layout layout = model_layout(model);
         if (ncmtm->count()) ncmtm_kernel_specs(model, *order);  // an order out of range, before reading the state
-        const EvalResults result = evaluate(model, read_state(layout, *state), *problems, *order, *kernels);
+        const EvalResults result = evaluate(model, read_state(layout, *state), *problems, *order, *kernels, *frames);
         if (!result.fd_error.empty()) std::cerr << "rbdgen: forward dynamics refused: " << result.fd_error << "\n";
         out << eval_json(layout, result).dump(2) << "\n";
     });

@@ -340,6 +340,24 @@ nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& r) {
             j[result.name] = links;
             continue;
         }
+        if (result.form == EvalResult::Form::Matrix) {  // {"rows": [...], "columns": [...], "matrix": [[...], ...]}
+            const size_t cols = result.names.size();
+            if (cols * result.row_names.size() != result.values.size())
+                throw std::logic_error("the names of " + result.name + "'s rows and columns do not match its size");
+            nlohmann::ordered_json matrix = nlohmann::ordered_json::array();
+            for (size_t r = 0; r < result.row_names.size(); ++r) {
+                for (size_t c = 0; c < cols; ++c)
+                    check_finite(layout, result.values[r * cols + c], what, "entry (" + result.row_names[r] + ", " + result.names[c] + ")");
+                matrix.push_back(std::vector<double>(result.values.begin() + r * cols, result.values.begin() + (r + 1) * cols));
+            }
+            const nlohmann::ordered_json m{{"rows", result.row_names}, {"columns", result.names}, {"matrix", matrix}};
+            const size_t dot = result.name.find('.');  // a kernel's matrices, each under its output's name
+            if (dot != std::string::npos)
+                j[result.name.substr(0, dot)][result.name.substr(dot + 1)] = m;
+            else
+                j[result.name] = m;
+            continue;
+        }
         if (result.form == EvalResult::Form::Named) {
             nlohmann::ordered_json named = nlohmann::ordered_json::object();
             for (size_t k = 0; k < result.values.size(); ++k) {

@@ -81,13 +81,14 @@ State read_state(const Layout& layout, const std::string& file);
 // vector becomes an object keyed by joint name (a floating base under "base"), the NV x NV matrix
 // {"order": [row names], "matrix": [[...], ...]}.
 struct EvalResult {
-    enum class Form { JointVector, JointMatrix, Named, JointDerivatives, LinkMotions };
+    enum class Form { JointVector, JointMatrix, Named, JointDerivatives, LinkMotions, Matrix };
     std::string name;  // the kernel's (or "kernel.output" for a kernel of several printed outputs)
     Form form = Form::JointVector;
     std::vector<double> values;  // NV, or NV x NV row-major, or one a name, or K x NV (derivatives), or
                                  // one row of 6-vectors a name
     std::vector<std::string> names;  // Named: {"<name>": value, ...} (a problem's unknowns); LinkMotions:
-                                     // {"<link>": [[6], [6], ...]}
+                                     // {"<link>": [[6], [6], ...]}; Matrix: the columns' names
+    std::vector<std::string> row_names;  // Matrix: {"rows": [...], "columns": [...], "matrix": [[...], ...]}
 };
 struct EvalResults {
     std::vector<EvalResult> results;

@@ -11,6 +11,22 @@
 namespace rbdgen {
 namespace spec_parts {
 
+namespace {
+// Y, printed by eval with its rows the dofs and its columns "<link>.<parameter>", body by body.
+ArraySpec regressor_out() {
+    ArraySpec Y{"Y", "NV x 10 NB, row-major; zero where a joint does not support the body", nv,
+                [](const Model& m) { return kInertialParameters * m.N(); }, ArrayLayout::RowMajor};
+    Y.json = JsonForm::Matrix;
+    Y.column_names = [](const Model& m) {
+        std::vector<std::string> names;
+        for (const Body& b : m.bodies)
+            for (const char* p : kInertialParameterNames) names.push_back(b.name + "." + p);
+        return names;
+    };
+    return Y;
+}
+}  // namespace
+
 std::vector<KernelSpec> derivative_specs(const RunTime& run_time) {
     const auto with_wrenches = [&run_time](std::vector<ArraySpec> inputs) { return run_time.inputs(std::move(inputs), true); };
     std::vector<KernelSpec> k;
@@ -77,8 +93,7 @@ KernelSpec regressor_spec = spec("regressor",
     "Inverse-dynamics regressor Y(q, qd, qdd): tau = Y pi, pi the 10 inertial parameters of every body in turn (m, "
     "m c, and the rotational inertia about the link's origin: Ixx, Ixy, Iyy, Ixz, Iyz, Izz), in its URDF link frame.",
     {q_in(), qd_in(), qdd_in(), gravity_in()},
-    {{"Y", "NV x 10 NB, row-major; zero where a joint does not support the body", nv,
-      [](const Model& m) { return kInertialParameters * m.N(); }, ArrayLayout::RowMajor}},
+    {regressor_out()},
     [](const Model& m, const auto& x) {
         using S = ScalarOf<std::decay_t<decltype(x)>>;
         return std::vector{row_major(regressor<S>(m, x[0], x[1], x[2], vec3(x[3])))};

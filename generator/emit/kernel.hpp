@@ -31,8 +31,9 @@ enum class StateField { None, Q, V, A, Tau, Gravity, Measurements, MotionQ, Moti
 
 // How `rbdgen eval` prints an output: by joint name (NV entries), as the NV x NV matrix with the
 // names of its rows, by the array's element names, by joint name a list of derivatives (rows: the
-// derivatives, NV columns), by the element names a row of 6-vectors (one row a link), or not at all.
-enum class JsonForm { None, JointVector, JointMatrix, Named, JointDerivatives, LinkMotions };
+// derivatives, NV columns), by the element names a row of 6-vectors (one row a link), as a matrix
+// with the names of its rows and of its columns (row_names, column_names), or not at all.
+enum class JsonForm { None, JointVector, JointMatrix, Named, JointDerivatives, LinkMotions, Matrix };
 
 struct ArraySpec {
     std::string name;  // a C++ identifier we choose (q, qd, tau, H, ...), never from the URDF
@@ -47,6 +48,10 @@ struct ArraySpec {
     // Measurements input ("<sensor>.<component>", filled from STATE.json's "measurements") and Named
     // outputs: a name an element.
     std::vector<std::string> element_names;
+    // Matrix outputs (row-major): the names of the rows and of the columns; none, the model's dofs.
+    std::function<std::vector<std::string>(const Model&)> row_names, column_names;
+    std::vector<std::string> names_of_rows(const Model& m) const { return row_names ? row_names(m) : m.dof_names(); }
+    std::vector<std::string> names_of_columns(const Model& m) const { return column_names ? column_names(m) : m.dof_names(); }
     std::vector<double> defaults;  // Parameters: the URDF's values (the float budget's and bench driver's input)
     int n_rows(const Model& m) const { return rows(m); }
     int n_cols(const Model& m) const { return cols ? cols(m) : 1; }

@@ -165,10 +165,32 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
     // are not always there)
     const std::string which = link_list(frames);
     std::vector<KernelSpec> added;
+    // eval prints J with its rows "<link>.wx" ... "<link>.vz", v and a a row a frame
+    static const char* const kComponents[] = {"wx", "wy", "wz", "vx", "vy", "vz"};
+    ArraySpec J{"J", "6 rows a frame (in order), NV columns, row-major: [angular; linear]",
+                [n_frames](const Model&) { return 6 * n_frames; }, nv, ArrayLayout::RowMajor};
+    J.json = JsonForm::Matrix;
+    J.row_names = [frames](const Model&) {
+        std::vector<std::string> names;
+        for (const LinkFrame& f : frames)
+            for (const char* c : kComponents) names.push_back(f.link + "." + c);
+        return names;
+    };
+    const auto per_frame = [&frames, n_frames](std::string name, std::string doc) {
+        ArraySpec a{std::move(name), std::move(doc), [n_frames](const Model&) { return n_frames; }, [](const Model&) { return 6; },
+                    ArrayLayout::RowMajor};
+        a.json = JsonForm::Matrix;
+        a.row_names = [frames](const Model&) {
+            std::vector<std::string> names;
+            for (const LinkFrame& f : frames) names.push_back(f.link);
+            return names;
+        };
+        a.column_names = [](const Model&) { return std::vector<std::string>(std::begin(kComponents), std::end(kComponents)); };
+        return a;
+    };
     added.push_back(spec("frame_jacobians",
         "Jacobians of the frames " + which + ", world-aligned: (omega, velocity of the frame's origin) = J qd, both in world coordinates.",
-        {q_in()}, {{"J", "6 rows a frame (in order), NV columns, row-major: [angular; linear]",
-                    [n_frames](const Model&) { return 6 * n_frames; }, nv, ArrayLayout::RowMajor}},
+        {q_in()}, {J},
         [frames](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
             MatX<S> J(6 * frames.size(), m.nv);
@@ -179,8 +201,8 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
         "Velocity and classical acceleration of the frames " + which + ", world-aligned: (omega, velocity of the origin) and "
         "(angular acceleration, acceleration of the origin), in world coordinates; no gravity.",
         {q_in(), qd_in(), qdd_in()},
-        {{"v", "6 a frame: [omega; velocity of the origin]", [n_frames](const Model&) { return 6 * n_frames; }},
-         {"a", "6 a frame: [angular acceleration; acceleration of the origin]", [n_frames](const Model&) { return 6 * n_frames; }}},
+        {per_frame("v", "6 a frame: [omega; velocity of the origin]"),
+         per_frame("a", "6 a frame: [angular acceleration; acceleration of the origin]")},
         [frames](const Model& m, const auto& x) {
             using S = ScalarOf<std::decay_t<decltype(x)>>;
             const std::vector<FrameState<S>> f = frame_states<S>(m, frames, x[0], x[1], x[2]);

@@ -24,7 +24,7 @@ if not ROBOTS:
                 allow_module_level=True)
 
 
-ON_REQUEST = ("rnea_derivatives", "aba_derivatives")  # eval prints them when named (not the regressor)
+ON_REQUEST = ("rnea_derivatives", "aba_derivatives", "regressor")  # eval prints them when named
 
 
 def random_state(m, rng, floating):
@@ -86,7 +86,8 @@ def test_every_kernel_eval_prints_agrees_with_eval(robot):
             mine = call(m, kernel, arrays)
             outputs = list(m.kernels[kernel]["outputs"])
             if len(outputs) > 1:  # eval prints each output by name (the derivatives' matrices)
-                pairs = [(mine[i], np.array(value[name], dtype=float)) for i, name in enumerate(outputs)]
+                pairs = [(mine[i], flat(value[name]) if "matrix" in value[name] else np.array(value[name], dtype=float))
+                         for i, name in enumerate(outputs)]
             else:
                 pairs = [(mine, flat(value))]
             # a problem's kernels solve a linear system: the emitted order of operations (shared
@@ -104,8 +105,8 @@ def test_every_kernel_eval_prints_agrees_with_eval(robot):
 
 @pytest.mark.parametrize("robot", ROBOTS, ids=[r["module"] for r in ROBOTS])
 def test_the_regressor_is_linear_in_the_parameters(robot):
-    """Y(q, qd, qdd) pi = rnea(q, qd, qdd) for one pi at every state (eval does not print Y): pi
-    fitted by least squares at 200 random states predicts the torques at 50 others."""
+    """Y(q, qd, qdd) pi = rnea(q, qd, qdd) for one pi at every state: pi fitted by least squares at
+    200 random states predicts the torques at 50 others."""
     m = importlib.import_module(robot["module"])
     if "regressor" not in m.kernels:
         pytest.skip("built without the regressor (py_arm has it)")
