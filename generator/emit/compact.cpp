@@ -16,13 +16,6 @@ namespace rbdgen {
 
 namespace {
 
-// A table's entries, 12 a line.
-template <class T, class F> std::string table(const std::vector<T>& entries, F text) {
-    std::string s;
-    for (size_t j = 0; j < entries.size(); ++j) s += (j % 12 ? " " : "\n    ") + text(entries[j]) + ",";
-    return s + "\n";
-}
-
 // What the kernel runs, in order: a call of a step's function (at the place of the step's last
 // statement), or one of the kernel's own statements.
 struct Unit {
@@ -321,9 +314,9 @@ std::string trig_loop_text(const TrigLoop& t, const EmitOptions& options, const 
     std::vector<int> entries;
     std::vector<double> offsets;
     for (const Angle& a : t.angles) entries.insert(entries.end(), {a.q, a.sin, a.cos}), offsets.push_back(a.offset);
-    tables += fmt::format("RBDGEN_TABLE constexpr {} {}trig[] = {{{}}};\n", index, prefix, table(entries, [](int e) { return std::to_string(e); }));
+    tables += int_table(index, prefix + "trig", entries);
     tables += fmt::format("RBDGEN_TABLE constexpr Scalar {}trig_c[] = {{{}}};\n", prefix,
-                          table(offsets, [&](double c) { return scalar_literal(c, options.scalar); }));
+                          table_entries(offsets, [&](double c) { return scalar_literal(c, options.scalar); }));
     const size_t n = t.angles.size();
     std::string text;
     if (options.batch)  // a Batch call already takes W angles
@@ -383,7 +376,7 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
     std::map<std::pair<int, std::string>, std::vector<int>> copies;  // (output, array read) → element, element read, ...
     std::map<int, std::vector<int>> zeros;                             // output → elements
     auto copy_loop = [&](const std::string& name, const std::vector<int>& entries, const std::string& statement, int stride = 2) {
-        tables += fmt::format("RBDGEN_TABLE constexpr {} {}[] = {{{}}};\n", index, name, table(entries, [](int e) { return std::to_string(e); }));
+        tables += int_table(index, name, entries);
         return fmt::format("    for (int j = 0; j < {}; j += {}) {{\n        const {}* T = {};\n        {};\n    }}\n", entries.size(), stride,
                            index, name, statement);
     };
@@ -462,11 +455,11 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
         out.body += copy_loop(fmt::format("{}zero_{}", prefix, k.outputs[o].name), elements, k.outputs[o].name + (options.batch ? "[T[j]] = Batch{}" : "[T[j]] = Scalar(0)"), 1);
     out.functions = static_cast<int>(kinds.size());
     out.body = fmt::format("    {} v_[{}];\n", type, c.s.n) + out.body;
-    out.definitions = fmt::format("namespace {{\n\n// {} steps, {} functions; the slots each call reads and writes, and its constants.\nRBDGEN_TABLE constexpr {} {}x[] = {{{}}};\n",
-                                  out.calls, out.functions, index, prefix, table(x_table, [](int s) { return std::to_string(s); }));
+    out.definitions = fmt::format("namespace {{\n\n// {} steps, {} functions; the slots each call reads and writes, and its constants.\n{}",
+                                  out.calls, out.functions, int_table(index, prefix + "x", x_table));
     if (!c_table.empty())
         out.definitions += fmt::format("RBDGEN_TABLE constexpr Scalar {}c[] = {{{}}};\n", prefix,
-                                       table(c_table, [&](double x) { return scalar_literal(x, options.scalar); }));
+                                       table_entries(c_table, [&](double x) { return scalar_literal(x, options.scalar); }));
     out.definitions += tables + "\n" + functions;
     if (!dispatch.empty()) {
         std::string params = fmt::format("{}*, const {}*, const Scalar*", type, index);
@@ -474,7 +467,7 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
             params += fmt::format(", {}{}*", a < first_output ? "const " : "", sources[a] == "sin_q" || sources[a] == "cos_q" ? "Scalar" : type);
         const char* offset = x_table.size() <= 65535 && c_table.size() <= 65535 ? "unsigned short" : "unsigned";
         out.definitions += fmt::format("struct {}call {{\n    void (*f)({}) noexcept;\n    {} x, c;\n}};\nRBDGEN_CALLS constexpr {}call {}calls[] = {{{}}};\n\n", prefix,
-                                       params, offset, prefix, prefix, table(dispatch, [&](const Call& call) { return fmt::format("{{{}, {}, {}}}", call.function, call.x, call.c); }));
+                                       params, offset, prefix, prefix, table_entries(dispatch, [&](const Call& call) { return fmt::format("{{{}, {}, {}}}", call.function, call.x, call.c); }));
     }
     out.definitions += "}  // namespace\n\n";
     return out;

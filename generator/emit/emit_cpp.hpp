@@ -1,8 +1,11 @@
 // Straight-line C++ from a traced kernel: one statement a node, in the algorithm's own order.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "emit/kernel.hpp"
 #include "emit/schedule.hpp"
@@ -54,6 +57,17 @@ private:
     const EmitOptions& o_;
     std::string type_;
 };
+// A table's entries as the emitted code lists them, 12 a line, each followed by a comma.
+template <class T, class F> std::string table_entries(const std::vector<T>& entries, F text) {
+    std::string s;
+    for (size_t j = 0; j < entries.size(); ++j) s += (j % 12 ? " " : "\n    ") + text(entries[j]) + ",";
+    return s + "\n";
+}
+// A table of integers at namespace scope: `RBDGEN_TABLE constexpr TYPE NAME[] = {...};` (the compact
+// form's slots, copies and trig angles, LTDL's loops' rows).
+inline std::string int_table(const std::string& type, const std::string& name, const std::vector<int>& values) {
+    return fmt::format("RBDGEN_TABLE constexpr {} {}[] = {{{}}};\n", type, name, table_entries(values, [](int v) { return std::to_string(v); }));
+}
 // A literal of the scalar type that reads back as exactly `v` (rounded to float for float).
 std::string scalar_literal(double v, const std::string& scalar);
 

@@ -11,12 +11,6 @@ namespace {
 
 using Loops = KernelSpec::LtdlLoops;
 
-std::string table(const std::string& type, const std::string& name, const std::vector<int>& values) {
-    std::string t = fmt::format("RBDGEN_TABLE constexpr {} {}[] = {{", type, name);
-    for (size_t i = 0; i < values.size(); ++i) t += fmt::format("{}{}", i == 0 ? "\n    " : i % 24 ? ", " : ",\n    ", values[i]);
-    return t + "};\n";
-}
-
 // The call of a head or tail: sin_q and cos_q first for an `_sc` entry point, then its inputs by the
 // kernel's names for them (its unnamed ones as nullptr), then `outputs`.
 std::string call(const std::string& function, const Kernel& part, bool sc, const std::string& outputs) {
@@ -100,10 +94,10 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopP
     LoopFunction f;
     f.definitions = "// LTDL's rows (rbdgen_ltdl in rbdgen_runtime.hpp): row k is entries off[k] to off[k + 1] - 1, "
                     "a row its diagonal and then its ancestors\n" +
-                    table(index, prefix + "off", rows.off) + table(index, prefix + "col", rows.col) +
+                    int_table(index, prefix + "off", rows.off) + int_table(index, prefix + "col", rows.col) +
                     (loops == Loops::FactorAndSolve || loops == Loops::Derivatives ? ""
-                     : loops == Loops::DerivativePairs ? "// the first DoF of each DoF's joint\n" + table(index, prefix + "first", first_dofs(model))
-                                                       : table(index, prefix + "at", at));
+                     : loops == Loops::DerivativePairs ? "// the first DoF of each DoF's joint\n" + int_table(index, prefix + "first", first_dofs(model))
+                                                       : int_table(index, prefix + "at", at));
     const std::string tables = fmt::format("{0}off, {0}col, static_cast<const {2}*>(nullptr), {1}", prefix, n, index);
     const std::string factor = fmt::format("    rbdgen_ltdl<{}, {}, {}, true>(", type, index, keep_divisions ? "false" : "true");
     const std::string solve = fmt::format("    rbdgen_ltdl_solve<{}, {}, true>(", type, index);
