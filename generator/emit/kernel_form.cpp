@@ -30,15 +30,17 @@ Emitted emitted_kernel(const Model& model, const KernelSpec& spec, const Generat
     const auto compact_wanted = [&o, uniform](const Kernel& k) {
         return o.emission == "compact" || uniform || (o.emission == "auto" && k.ops().total() > kCompactAbove);
     };
-    const auto make_compact = [&](const KernelSpec& s, Emitted& x) {
-        // traced again with the signs of constants kept in place, so that steps differing only in them
-        // share code; uniform: with the model's placements and inertias not folded either
+    // The compact form, from the kernel traced again with the signs of constants kept in place, so that
+    // steps differing only in them share code (uniform: with the model's placements and inertias not
+    // folded either); that trace, to replace x's when the form is kept.
+    const auto make_compact = [&](const KernelSpec& s, Emitted& x) -> std::optional<Kernel> {
         Kernel neutral = trace_kernel(model, s, o.max_operations, o.keep_divisions,
                                       uniform ? Folding::Opaque : Folding::SignNeutral);
         x.compact = compact_kernel(neutral, {o.scalar, false, false, uniform}, neutral.name + "_");
         if (x.compact && o.emission == "auto" && neutral.ops().total() < kCompactMinOpsPerCall * x.compact->calls)
             x.compact.reset();
-        if (x.compact) x.kernel = std::move(neutral);
+        if (!x.compact) return std::nullopt;
+        return neutral;
     };
     // The form of a traced kernel: steps as functions, or LTDL's (and the pair terms') loops with the
     // head and tail they call, each in a form of its own.
@@ -46,14 +48,17 @@ Emitted emitted_kernel(const Model& model, const KernelSpec& spec, const Generat
         if (e.refused || !compact_wanted(e.kernel)) return;
         // LTDL's loops; under auto, LTDL or its solve alone stays unrolled (compact or straight-line by
         // the rule above) while that fits an instruction cache (the floating humanoid's ltdl: 701 ns
-        // compact and unrolled in 18 KB, 900 ns as loops in 0.3 KB, 698 ns straight-line in 37 KB)
+        // compact and unrolled in 18 KB, 900 ns as loops in 0.3 KB, 698 ns straight-line in 37 KB).
+        // The first trace stays while the form is open: the loops' ops_unrolled read it.
         bool loops = spec.ltdl_loops != KernelSpec::LtdlLoops::None;
-        if (!loops || (!spec.head && o.emission == "auto")) make_compact(spec, e);
+        std::optional<Kernel> neutral;
+        if (!loops || (!spec.head && o.emission == "auto")) neutral = make_compact(spec, e);
         if (loops && !spec.head && o.emission == "auto") {
-            loops = estimated_code_bytes(e.compact ? e.compact->operations : e.kernel.ops().total(), e.compact.has_value()) >
-                    kInstructionCache;
-            if (loops && e.compact) e.kernel = trace_kernel(model, spec, o.max_operations, o.keep_divisions), e.compact.reset();
+            const long operations = e.compact ? e.compact->operations : e.kernel.ops().total();
+            loops = estimated_code_bytes(operations, e.compact.has_value()) > kInstructionCache;
+            if (loops) e.compact.reset(), neutral.reset();
         }
+        if (neutral) e.kernel = std::move(*neutral);
         if (!loops) return;
         const auto part = [&](const KernelSpec& s) {
             auto x = std::make_shared<Emitted>();
