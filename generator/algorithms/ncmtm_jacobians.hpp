@@ -37,12 +37,15 @@ template <class S> void set_column(ComprehensiveJacobian<S>& J, int col, const S
 // ^bC_j = ^bC_{p(b)} ^{p(b)}C_j: each column of the parent's Jacobian carried to the child (eq. 68 on
 // a stack, as the motions of eq. 37), the joint's own columns S_b in block 0 (^bC_b = 1). One joint
 // N-CMTM applied to a stack a column, never a product of two link N-CMTMs.
-template <class S> std::vector<ComprehensiveJacobian<S>> ncmtm_body_jacobians(const Model& model, const Motion<S>& motion) {
+// `joints`: every joint's N-CMTM (ncmtm_motions makes them), or none to make them here.
+template <class S>
+std::vector<ComprehensiveJacobian<S>> ncmtm_body_jacobians(const Model& model, const Motion<S>& motion,
+                                                           const std::vector<JointCmtm<S>>* joints = nullptr) {
     const int N = motion.order();
     std::vector<ComprehensiveJacobian<S>> J(model.N());
     for (int b = 0; b < model.N(); ++b) {  // parents first
         const Body& body = model.bodies[b];
-        const JointCmtm<S> C_b = [&] {
+        const JointCmtm<S> C_b = joints ? (*joints)[b] : [&] {
             const Step<S> step;
             return joint_cmtm<S>(body, motion);
         }();
@@ -149,18 +152,21 @@ inline bool supports(const Model& model, const std::vector<int>& lambda, int col
     return in_subtree(lambda, c, j) || in_subtree(lambda, j, c);
 }
 
-template <class S> std::vector<ComprehensiveJacobian<S>> ncmtm_joint_momentum_jacobians(const Model& model, const Motion<S>& motion) {
-    const std::vector<ComprehensiveJacobian<S>> J = ncmtm_body_jacobians<S>(model, motion);
+// `given`: every joint's N-CMTM, made once by the caller (ncmtm_motions), or none to make them here.
+template <class S>
+std::vector<ComprehensiveJacobian<S>> ncmtm_joint_momentum_jacobians(const Model& model, const Motion<S>& motion,
+                                                                     const std::vector<JointCmtm<S>>* given = nullptr) {
+    std::vector<JointCmtm<S>> made;
+    if (!given) ncmtm_motions<S>(model, motion, nullptr, &made);
+    const std::vector<JointCmtm<S>>& joints = given ? *given : made;
+    const std::vector<ComprehensiveJacobian<S>> J = ncmtm_body_jacobians<S>(model, motion, &joints);
     std::vector<ComprehensiveJacobian<S>> B;
     for (int k = 0; k < model.N(); ++k) B.push_back(ncmtm_momentum_jacobian<S>(model, J[k], k));
     const std::vector<int> lambda = parent_array(model);
     for (int c = model.N() - 1; c >= 0; --c) {  // children follow their parents: ℬ_c is complete here
         const int i = model.bodies[c].lambda;
         if (i < 0) continue;
-        const JointCmtm<S> C_c = [&] {
-            const Step<S> step;
-            return joint_cmtm<S>(model.bodies[c], motion);
-        }();
+        const JointCmtm<S>& C_c = joints[c];
         for (int col = 0; col < model.nv; ++col) {  // ^iC̄_c carries a column as forces to the parent (eq. 30)
             if (!supports(model, lambda, col, c)) continue;
             const Step<S> step;
@@ -173,8 +179,9 @@ template <class S> std::vector<ComprehensiveJacobian<S>> ncmtm_joint_momentum_ja
 
 // 𝒬_i = 𝒟_i ℬ_i (eq. 53) of every joint: the force through joint i and its derivatives to order N − 1.
 template <class S> std::vector<BlockJacobian<S>> ncmtm_joint_force_jacobians(const Model& model, const Motion<S>& motion) {
-    const std::vector<Stack<S, 6>> zeta_hat = ncmtm_motions<S>(model, motion, nullptr);
-    const std::vector<ComprehensiveJacobian<S>> B = ncmtm_joint_momentum_jacobians<S>(model, motion);
+    std::vector<JointCmtm<S>> joints;  // each joint's N-CMTM, made once
+    const std::vector<Stack<S, 6>> zeta_hat = ncmtm_motions<S>(model, motion, nullptr, &joints);
+    const std::vector<ComprehensiveJacobian<S>> B = ncmtm_joint_momentum_jacobians<S>(model, motion, &joints);
     std::vector<BlockJacobian<S>> Q;
     for (int i = 0; i < model.N(); ++i) Q.push_back(apply_D<S>(zeta_hat[i], B[i]));
     return Q;
