@@ -84,6 +84,9 @@ struct KernelSpec {
     std::shared_ptr<const KernelSpec> head, tail;
     // How the kernel computes what it does, where there was a choice (report.json "method").
     std::string method;
+    // Traced with value numbering by value (sym/merge_values.hpp): Nori's LU, whose symmetric
+    // products Xᵀ Iᴬ X are traced as two expressions a pair of entries.
+    bool merge_values = false;
     // The algorithm on the two scalars: the reference (double) and the tracer (symbolic).
     std::function<Arrays<double>(const Model&, const Arrays<double>&)> reference;
     std::function<Arrays<sym::Expr>(const Model&, const Arrays<sym::Expr>&)> trace;

@@ -23,6 +23,7 @@
 #include "model/error.hpp"
 #include "model/topology.hpp"
 #include "sparse/analysis.hpp"
+#include "sym/merge_values.hpp"
 
 namespace rbdgen {
 namespace spec_parts {
@@ -320,16 +321,24 @@ Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes, b
     k.graph->sign_neutral = folding != Folding::Full;
     k.graph->opaque_model = folding == Folding::Opaque;
     trace_into(k, model, spec);
-    if (keep_divisions) return k;
-    // one reciprocal a shared divisor
-    const sym::OpCounts as_written = k.ops();
-    auto shared = std::make_unique<sym::Graph>();
-    shared->max_nodes = max_nodes;
-    const std::vector<int> mapped = sym::share_reciprocals(*k.graph, k.all_output_nodes(), *shared);
-    k.graph = std::move(shared);
-    for (size_t o = 0, n = 0; o < k.output_nodes.size(); ++o)
-        for (int& id : k.output_nodes[o]) id = mapped[n++];
-    if (k.ops().div != as_written.div) k.ops_with_divisions = as_written;
+    // the graph rebuilt by a pass: `pass(in, outputs, out)` returns the outputs' ids in out
+    const auto rebuild = [&k, max_nodes](const auto& pass) {
+        auto out = std::make_unique<sym::Graph>();
+        out->max_nodes = max_nodes;
+        const std::vector<int> mapped = pass(*k.graph, k.all_output_nodes(), *out);
+        k.graph = std::move(out);
+        for (size_t o = 0, n = 0; o < k.output_nodes.size(); ++o)
+            for (int& id : k.output_nodes[o]) id = mapped[n++];
+    };
+    if (!keep_divisions) {  // one reciprocal a shared divisor
+        const sym::OpCounts as_written = k.ops();
+        rebuild(sym::share_reciprocals);
+        if (k.ops().div != as_written.div) k.ops_with_divisions = as_written;
+    }
+    if (spec.merge_values)  // value numbering by value
+        rebuild([](const sym::Graph& in, const std::vector<int>& outputs, sym::Graph& out) {
+            return sym::merge_equal_values(in, outputs, out, sym::kMergeTolerance);
+        });
     return k;
 }
 

@@ -165,6 +165,7 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
             }
             return std::vector{lu_solve(analysis->lu, lu_from_values(analysis->lu, all), VecX<S>(x[2]))};
         }));
+    for (KernelSpec& spec : k) spec.merge_values = spec.name != p + "_aba";  // the LU's kernels
     return k;
 }
 
