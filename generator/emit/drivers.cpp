@@ -150,7 +150,7 @@ std::string drivers_text(const Context& c, const std::vector<Emitted>& kernels, 
                                                                           : "Named",
                                      buffer(k, k.outputs[o]),
                                      form == JsonForm::Matrix ? list_literal(a.names_of_columns(c.model)) + ", " + list_literal(a.names_of_rows(c.model))
-                                                              : list_literal(a.element_names));
+                                                              : list_literal(a.element_names) + ", {}");  // every member: -Wextra
             }
             // Forward dynamics is printed only where it is defined, the N-CMTM kernels when the state has a motion.
             const bool motion = std::any_of(k.spec->inputs.begin(), k.spec->inputs.end(), [](const ArraySpec& a) { return a.state == StateField::Motion; });
