@@ -44,22 +44,22 @@ int main() {
         {
             std::vector<Scalar> k_rnea_tau(7);
             arm7::rnea(in_q.data(), in_qd.data(), in_qdd.data(), in_gravity.data(), k_rnea_tau.data());
-            r.results.push_back({"rnea", rbdgen::EvalResult::Form::JointVector, to_double(k_rnea_tau), {}});
+            r.results.push_back({"rnea", rbdgen::EvalResult::Form::JointVector, to_double(k_rnea_tau), {}, {}});
         }
         {
             std::vector<Scalar> k_gravity_g(7);
             arm7::gravity(in_q.data(), in_gravity.data(), k_gravity_g.data());
-            r.results.push_back({"gravity", rbdgen::EvalResult::Form::JointVector, to_double(k_gravity_g), {}});
+            r.results.push_back({"gravity", rbdgen::EvalResult::Form::JointVector, to_double(k_gravity_g), {}, {}});
         }
         {
             std::vector<Scalar> k_crba_H(49);
             arm7::crba(in_q.data(), k_crba_H.data());
-            r.results.push_back({"crba", rbdgen::EvalResult::Form::JointMatrix, to_double(k_crba_H), {}});
+            r.results.push_back({"crba", rbdgen::EvalResult::Form::JointMatrix, to_double(k_crba_H), {}, {}});
         }
         if (r.fd_error.empty()) {
             std::vector<Scalar> k_aba_qdd(7);
             arm7::aba(in_q.data(), in_qd.data(), in_tau.data(), in_gravity.data(), k_aba_qdd.data());
-            r.results.push_back({"aba", rbdgen::EvalResult::Form::JointVector, to_double(k_aba_qdd), {}});
+            r.results.push_back({"aba", rbdgen::EvalResult::Form::JointVector, to_double(k_aba_qdd), {}, {}});
         }
 
         if (!r.fd_error.empty()) std::cerr << "arm7_eval: forward dynamics refused: " << r.fd_error << "\n";

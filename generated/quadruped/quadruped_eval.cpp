@@ -44,12 +44,12 @@ int main() {
         {
             std::vector<Scalar> k_rnea_tau(18);
             quadruped::rnea(in_q.data(), in_qd.data(), in_qdd.data(), in_gravity.data(), k_rnea_tau.data());
-            r.results.push_back({"rnea", rbdgen::EvalResult::Form::JointVector, to_double(k_rnea_tau), {}});
+            r.results.push_back({"rnea", rbdgen::EvalResult::Form::JointVector, to_double(k_rnea_tau), {}, {}});
         }
         {
             std::vector<Scalar> k_crba_H(324);
             quadruped::crba(in_q.data(), k_crba_H.data());
-            r.results.push_back({"crba", rbdgen::EvalResult::Form::JointMatrix, to_double(k_crba_H), {}});
+            r.results.push_back({"crba", rbdgen::EvalResult::Form::JointMatrix, to_double(k_crba_H), {}, {}});
         }
 
         if (!r.fd_error.empty()) std::cerr << "quadruped_eval: forward dynamics refused: " << r.fd_error << "\n";
