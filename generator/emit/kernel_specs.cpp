@@ -167,14 +167,13 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
     const std::string which = link_list(frames);
     std::vector<KernelSpec> added;
     // eval prints J with its rows "<link>.wx" ... "<link>.vz", v and a a row a frame
-    static const char* const kComponents[] = {"wx", "wy", "wz", "vx", "vy", "vz"};
     ArraySpec J{"J", "6 rows a frame (in order), NV columns, row-major: [angular; linear]",
                 [n_frames](const Model&) { return 6 * n_frames; }, nv, ArrayLayout::RowMajor};
     J.json = JsonForm::Matrix;
     J.row_names = [frames](const Model&) {
         std::vector<std::string> names;
         for (const LinkFrame& f : frames)
-            for (const char* c : kComponents) names.push_back(f.link + "." + c);
+            for (const char* c : kMotion) names.push_back(f.link + "." + c);
         return names;
     };
     const auto per_frame = [&frames, n_frames](std::string name, std::string doc) {
@@ -186,7 +185,7 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
             for (const LinkFrame& f : frames) names.push_back(f.link);
             return names;
         };
-        a.column_names = [](const Model&) { return std::vector<std::string>(std::begin(kComponents), std::end(kComponents)); };
+        a.column_names = [](const Model&) { return std::vector<std::string>(kMotion.begin(), kMotion.end()); };
         return a;
     };
     added.push_back(spec("frame_jacobians",
