@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+scripts/configure.sh
 cmake --build build -j"$(nproc)" --target rbdgen
 rbdgen=build/generator/rbdgen
 cmake --install build --prefix build/install >/dev/null

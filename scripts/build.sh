@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Configures and builds rbdgen in build/ (Release, portable flags).
+# Configures (scripts/configure.sh) and builds all of rbdgen in build/: the generator and the test tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+scripts/configure.sh
 cmake --build build -j"$(nproc)"

@@ -4,7 +4,7 @@
 # for it with a message, up to RBDGEN_APT_LOCK_TIMEOUT seconds (default 900), instead of failing.
 set -euo pipefail
 packages=(
-  build-essential cmake pkg-config
+  build-essential cmake ninja-build pkg-config
   libeigen3-dev liburdfdom-dev libtinyxml-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsuitesparse-dev libyaml-cpp-dev
   libgtest-dev libbenchmark-dev lld
   liborocos-kdl-dev libadolc-dev

@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "cli/command_line.hpp"
 #include "model/urdf_loader.hpp"
 
 namespace rbdgen {
@@ -28,9 +29,5 @@ Model load_model(const ModelArgs& args);
 // The state layout of a model (joint names and coordinates), as STATE.json addresses them.
 struct Layout;
 Layout model_layout(const Model& model);
-
-// The whole command line: `rbdgen` with its subcommands. run_command_line runs the chosen one and
-// returns the exit status: 0, 1 for an error the user can fix (message on stderr), 2 for no command.
-int run_command_line(int argc, const char* const* argv);
 
 }  // namespace rbdgen

@@ -1,7 +1,7 @@
 // rbdgen: URDF in, specialized rigid-body dynamics out. See README.md and docs/.
 #include <iostream>
 
-#include "cli/commands.hpp"
+#include "cli/command_line.hpp"
 #include "model/error.hpp"
 
 int main(int argc, char** argv) {

@@ -62,7 +62,7 @@ std::string header_file(const Context& c, const std::vector<Emitted>& kernels, c
         for (size_t k = 0; k < c.payload_links.size(); ++k) {
             links += fmt::format("//   {}: {}\n", k, comment_text(c.payload_links[k]));
             values += "   ";
-            for (int p = 0; p < kInertialParameters; ++p) values += " " + scalar_literal(c.payload_urdf[kInertialParameters * k + p], c.o.scalar) + ",";
+            for (int p = 0; p < kInertialParameters; ++p) values += fmt::format(" {},", scalar_literal(c.payload_urdf[kInertialParameters * k + p], c.o.scalar));
             values += "\n";
         }
         declarations += fmt::format(
