@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configures build/, the folder run.sh and scripts/build.sh share: Release, portable flags, and Ninja
 # for a new folder (it schedules every object of the project at once, where make waits for each
-# library before the next: run.sh's generator 15 s sooner, docs/testing.md). A folder configured
+# library before the next; docs/testing.md "The build"). A folder configured
 # before keeps its generator; CMAKE_GENERATOR chooses another for a new one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
