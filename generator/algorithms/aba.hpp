@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/jcalc.hpp"
 #include "algorithms/ltdl.hpp"
 
@@ -109,5 +110,10 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
     if (bodies) *bodies = {v, p_a_of, a, X, U, D_LD, U_D};
     return qdd;
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_ABA(S) VecX<S> aba(const Model&, const VecX<S>&, const VecX<S>&, const VecX<S>&, const Vec3<S>&, \
+    const std::vector<Vec6<S>>*, AbaBodies<S>*, const BodyInertias<S>*)
+RBDGEN_COMPILED_ONCE(RBDGEN_ABA)
 
 }  // namespace rbdgen

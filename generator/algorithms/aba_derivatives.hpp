@@ -5,6 +5,7 @@
 // and H⁻¹ itself from them (ltdl.hpp ltdl_inverse).
 #pragma once
 
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/fd_crba_ltdl.hpp"
 #include "algorithms/rnea_derivatives.hpp"
 
@@ -32,5 +33,10 @@ AbaDerivatives<S> aba_derivatives(const Model& model, const VecX<S>& q, const Ve
     d.Minv = ltdl_inverse<S>(s.H, lambda);
     return d;
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_ABA_DERIVATIVES(S) AbaDerivatives<S> aba_derivatives(const Model&, const VecX<S>&, const VecX<S>&, \
+    const VecX<S>&, const Vec3<S>&, const std::vector<Vec6<S>>*, const BodyInertias<S>*)
+RBDGEN_COMPILED_ONCE(RBDGEN_ABA_DERIVATIVES)
 
 }  // namespace rbdgen

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "algorithms/aba.hpp"
+#include "algorithms/compiled_once.hpp"
 
 namespace rbdgen {
 
@@ -125,5 +126,10 @@ ConstrainedMotion<S> contact_aba(const Model& model, const std::vector<HeldFrame
                       : aba<S>(model, q, qd, tau, gravity, &f_ext);
     return out;
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_CONTACT_ABA(S) ConstrainedMotion<S> contact_aba(const Model&, const std::vector<HeldFrame>&, const VecX<S>&, \
+    const VecX<S>&, const VecX<S>&, const Vec3<S>&, const VecX<S>&, bool)
+RBDGEN_COMPILED_ONCE(RBDGEN_CONTACT_ABA)
 
 }  // namespace rbdgen

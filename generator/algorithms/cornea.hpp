@@ -10,6 +10,7 @@
 
 #include <vector>
 
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/ncmtm_kinematics.hpp"
 
 namespace rbdgen {
@@ -69,5 +70,10 @@ std::vector<VecX<S>> cornea(const Model& model, const Motion<S>& motion, const V
     }
     return tau;
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_CORNEA(S) std::vector<VecX<S>> cornea(const Model&, const Motion<S>&, const Vec3<S>&, const std::vector<Stack<S, \
+    6>>*, CorneaBodies<S>*)
+RBDGEN_COMPILED_ONCE(RBDGEN_CORNEA)
 
 }  // namespace rbdgen

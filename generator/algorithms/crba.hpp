@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/jcalc.hpp"
 
 namespace rbdgen {
@@ -40,5 +41,9 @@ template <class S> MatX<S> crba(const Model& model, const VecX<S>& q, const Body
         for (int r = c + 1; r < model.nv; ++r) H(r, c) = H(c, r);
     return H;
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_CRBA(S) MatX<S> crba(const Model&, const VecX<S>&, const BodyInertias<S>*)
+RBDGEN_COMPILED_ONCE(RBDGEN_CRBA)
 
 }  // namespace rbdgen

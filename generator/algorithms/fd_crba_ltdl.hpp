@@ -2,6 +2,7 @@
 // RNEA at q̈ = 0, and H = Lᵀ D L factorized without fill, q̈ = L⁻¹ D⁻¹ L⁻ᵀ (τ − C).
 #pragma once
 
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/crba.hpp"
 #include "algorithms/ltdl.hpp"
 #include "algorithms/rnea.hpp"
@@ -30,5 +31,13 @@ VecX<S> fd_crba_ltdl(const Model& model, const VecX<S>& q, const VecX<S>& qd, co
     ltdl<S>(s.H, lambda);
     return ltdl_solve<S>(s.H, lambda, VecX<S>(tau - s.C));
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_JOINT_SPACE_SYSTEM(S) JointSpaceSystem<S> joint_space_system(const Model&, const VecX<S>&, const VecX<S>&, \
+    const Vec3<S>&, const std::vector<Vec6<S>>*, RneaBodies<S>*, const BodyInertias<S>*)
+RBDGEN_COMPILED_ONCE(RBDGEN_JOINT_SPACE_SYSTEM)
+#define RBDGEN_FD_CRBA_LTDL(S) VecX<S> fd_crba_ltdl(const Model&, const VecX<S>&, const VecX<S>&, const VecX<S>&, \
+    const Vec3<S>&, const std::vector<Vec6<S>>*, RneaBodies<S>*, const BodyInertias<S>*)
+RBDGEN_COMPILED_ONCE(RBDGEN_FD_CRBA_LTDL)
 
 }  // namespace rbdgen

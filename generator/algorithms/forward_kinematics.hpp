@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/jcalc.hpp"
 
 namespace rbdgen {
@@ -50,5 +51,9 @@ std::vector<Vec6<S>> accelerations(const Model& model, const Kinematics<S>& kin,
     }
     return a;
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_FORWARD_KINEMATICS(S) Kinematics<S> forward_kinematics(const Model&, const VecX<S>&, const VecX<S>&)
+RBDGEN_COMPILED_ONCE(RBDGEN_FORWARD_KINEMATICS)
 
 }  // namespace rbdgen

@@ -12,6 +12,7 @@
 
 #include <vector>
 
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/forward_kinematics.hpp"
 #include "algorithms/jacobians.hpp"
 
@@ -58,5 +59,12 @@ template <class S> MatX<S> frame_jacobian(const Model& model, const LinkFrame& f
     for (int c = 0; c < model.nv; ++c) J.col(c) = world_aligned<S>(X_0, X_0.apply(Vec6<S>(J0.col(c))));
     return J;
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_FRAME_STATES(S) std::vector<FrameState<S>> frame_states(const Model&, const std::vector<LinkFrame>&, \
+    const VecX<S>&, const VecX<S>&, const VecX<S>&)
+RBDGEN_COMPILED_ONCE(RBDGEN_FRAME_STATES)
+#define RBDGEN_FRAME_JACOBIAN(S) MatX<S> frame_jacobian(const Model&, const LinkFrame&, const VecX<S>&)
+RBDGEN_COMPILED_ONCE(RBDGEN_FRAME_JACOBIAN)
 
 }  // namespace rbdgen

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/jcalc.hpp"
 
 namespace rbdgen {
@@ -31,5 +32,9 @@ template <class S> MatX<S> body_support(const Model& model, const MatX<S>& J, in
         for (int k = 0; k < model.bodies[j].joint.nv(); ++k) J_i.col(model.bodies[j].v_index + k) = J.col(model.bodies[j].v_index + k);
     return J_i;
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_SPATIAL_JACOBIAN(S) MatX<S> spatial_jacobian(const Model&, const VecX<S>&)
+RBDGEN_COMPILED_ONCE(RBDGEN_SPATIAL_JACOBIAN)
 
 }  // namespace rbdgen

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <vector>
 
+#include "algorithms/compiled_once.hpp"
 #include "spatial/spatial.hpp"
 #include "sym/step.hpp"
 
@@ -140,5 +141,9 @@ inline std::vector<int> dense_parent(int n) {
     for (int i = 0; i < n; ++i) lambda[i] = i - 1;
     return lambda;
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_LTDL(S) void ltdl(MatX<S>&, const std::vector<int>&)
+RBDGEN_COMPILED_ONCE(RBDGEN_LTDL)
 
 }  // namespace rbdgen

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "algorithms/aba.hpp"
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/cornea.hpp"
 
 namespace rbdgen {
@@ -27,5 +28,10 @@ std::vector<VecX<S>> ncmtm_fd(const Model& model, const VecX<S>& q, const VecX<S
     }
     return std::vector<VecX<S>>(aleph.psi.begin() + 1, aleph.psi.end());
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_NCMTM_FD(S) std::vector<VecX<S>> ncmtm_fd(const Model&, const VecX<S>&, const VecX<S>&, \
+    const std::vector<VecX<S>>&, const Vec3<S>&)
+RBDGEN_COMPILED_ONCE(RBDGEN_NCMTM_FD)
 
 }  // namespace rbdgen

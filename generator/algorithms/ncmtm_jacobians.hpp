@@ -12,6 +12,7 @@
 
 #include <vector>
 
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/ncmtm_kinematics.hpp"
 #include "model/topology.hpp"
 
@@ -225,5 +226,11 @@ template <class S> std::vector<VecX<S>> apply_jacobian(const BlockJacobian<S>& J
     }
     return out;
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_NCMTM_JACOBIAN(S) ComprehensiveJacobian<S> ncmtm_jacobian(const Model&, const Motion<S>&, int, JacobianFrame)
+RBDGEN_COMPILED_ONCE(RBDGEN_NCMTM_JACOBIAN)
+#define RBDGEN_NCMTM_TORQUE_JACOBIANS(S) std::vector<BlockJacobian<S>> ncmtm_torque_jacobians(const Model&, const Motion<S>&)
+RBDGEN_COMPILED_ONCE(RBDGEN_NCMTM_TORQUE_JACOBIANS)
 
 }  // namespace rbdgen

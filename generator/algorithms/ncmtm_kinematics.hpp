@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "algorithms/aba.hpp"
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/jcalc.hpp"
 #include "algorithms/ncmtm.hpp"
 
@@ -121,5 +122,9 @@ std::vector<Cmtm<S, 6>> ncmtm_link_cmtms(const Model& model, const Motion<S>& mo
     }
     return C;
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_NCMTM_FK(S) std::vector<Stack<S, 6>> ncmtm_fk(const Model&, const Motion<S>&)
+RBDGEN_COMPILED_ONCE(RBDGEN_NCMTM_FK)
 
 }  // namespace rbdgen

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "algorithms/aba.hpp"
+#include "algorithms/compiled_once.hpp"
 
 namespace rbdgen {
 
@@ -75,5 +76,9 @@ MatX<S> regressor(const Model& model, const VecX<S>& q, const VecX<S>& qd, const
     }
     return Y;
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_REGRESSOR(S) MatX<S> regressor(const Model&, const VecX<S>&, const VecX<S>&, const VecX<S>&, const Vec3<S>&)
+RBDGEN_COMPILED_ONCE(RBDGEN_REGRESSOR)
 
 }  // namespace rbdgen

@@ -12,6 +12,7 @@
 
 #include <vector>
 
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/jcalc.hpp"
 
 namespace rbdgen {
@@ -91,5 +92,10 @@ template <class S> VecX<S> gravity_vector(const Model& model, const VecX<S>& q, 
     const VecX<S> zero = VecX<S>::Zero(model.nv);
     return rnea<S>(model, q, zero, zero, gravity);
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_RNEA(S) VecX<S> rnea(const Model&, const VecX<S>&, const VecX<S>&, const VecX<S>&, const Vec3<S>&, \
+    const std::vector<Vec6<S>>*, RneaBodies<S>*, const BodyInertias<S>*)
+RBDGEN_COMPILED_ONCE(RBDGEN_RNEA)
 
 }  // namespace rbdgen

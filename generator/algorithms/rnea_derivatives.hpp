@@ -27,6 +27,7 @@
 #include <array>
 #include <vector>
 
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/jcalc.hpp"
 #include "model/topology.hpp"
 
@@ -164,5 +165,13 @@ RneaDerivatives<S> rnea_derivatives(const Model& model, const VecX<S>& q, const 
                                     const BodyInertias<S>* inertias = nullptr) {
     return rnea_derivative_pairs<S>(model, rnea_derivative_vectors<S>(model, q, qd, qdd, gravity, f_ext, inertias));
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_RNEA_DERIVATIVE_VECTORS(S) DerivativeVectors<S> rnea_derivative_vectors(const Model&, const VecX<S>&, \
+    const VecX<S>&, const VecX<S>&, const Vec3<S>&, const std::vector<Vec6<S>>*, const BodyInertias<S>*)
+RBDGEN_COMPILED_ONCE(RBDGEN_RNEA_DERIVATIVE_VECTORS)
+#define RBDGEN_RNEA_DERIVATIVES(S) RneaDerivatives<S> rnea_derivatives(const Model&, const VecX<S>&, const VecX<S>&, \
+    const VecX<S>&, const Vec3<S>&, const std::vector<Vec6<S>>*, const BodyInertias<S>*)
+RBDGEN_COMPILED_ONCE(RBDGEN_RNEA_DERIVATIVES)
 
 }  // namespace rbdgen

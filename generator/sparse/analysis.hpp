@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/compiled_once.hpp"
 #include "sparse/problem.hpp"
 #include "sparse/static_lu.hpp"
 #include "sym/expr.hpp"
@@ -74,5 +75,10 @@ VecX<S> solve_problem(const Model& model, const ProblemAnalysis& a, const VecX<S
 
 // The structural pattern of a traced matrix: entries that are not the constant 0.
 SparsePattern traced_pattern(const sym::Graph& g, const MatX<sym::Expr>& D);
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_SOLVE_PROBLEM(S) VecX<S> solve_problem(const Model&, const ProblemAnalysis&, const VecX<S>&, const VecX<S>&, \
+    const Vec3<S>&, const std::vector<VecX<S>>&)
+RBDGEN_COMPILED_ONCE(RBDGEN_SOLVE_PROBLEM)
 
 }  // namespace rbdgen

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "algorithms/aba.hpp"
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/forward_kinematics.hpp"
 
 namespace rbdgen {
@@ -84,5 +85,10 @@ NewtonEulerSystem<S> newton_euler_system(const Model& model, const VecX<S>& q, c
     }
     return sys;
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_NEWTON_EULER_SYSTEM(S) NewtonEulerSystem<S> newton_euler_system(const Model&, const VecX<S>&, const VecX<S>&, \
+    const Vec3<S>&)
+RBDGEN_COMPILED_ONCE(RBDGEN_NEWTON_EULER_SYSTEM)
 
 }  // namespace rbdgen

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/compiled_once.hpp"
 #include "algorithms/contact_aba.hpp"
 #include "sparse/newton_euler_system.hpp"
 #include "sparse/static_lu.hpp"
@@ -160,5 +161,10 @@ template <class S> VecX<S> joint_space(const Model& model, const VecX<S>& d, boo
         x.segment(model.bodies[i].v_index, l.bodies[i].n) = d.segment(tau ? l.bodies[i].tau : l.bodies[i].qdd, l.bodies[i].n);
     return x;
 }
+
+// Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_PROBLEM_SYSTEM(S) NewtonEulerSystem<S> problem_system(const Model&, const Problem&, const VecX<S>&, \
+    const VecX<S>&, const Vec3<S>&, const std::vector<VecX<S>>&)
+RBDGEN_COMPILED_ONCE(RBDGEN_PROBLEM_SYSTEM)
 
 }  // namespace rbdgen
