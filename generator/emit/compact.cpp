@@ -334,6 +334,160 @@ std::string trig_loop_text(const TrigLoop& t, const EmitOptions& options, const 
     return text;
 }
 
+// Step 4c: the kernel's body, its step functions and tables. Units are printed in order: a step's call
+// (its function defined at the first step of its kind), or one of the kernel's own statements, except
+// the stores that become tables: copies of a value to a second place, and zeros.
+class Printer {
+public:
+    Printer(const Compact& c, const EmitOptions& options, const std::string& prefix)
+        : c_(c), o_(options), prefix_(prefix), type_(options.batch ? "Batch" : "Scalar"), printer_(c.k, c.sch, options) {
+        int largest = c.s.n;  // the tables' index type: before the scratch slot, as it always was
+        for (const auto* arrays : {&c.k.inputs, &c.k.outputs})
+            for (const KernelArray& a : *arrays) largest = std::max(largest, a.size());
+        index_ = largest <= 65535 ? "unsigned short" : "unsigned";
+        printer_.elsewhere = [&c](int id) {
+            return !c.in_step(id) ? std::string() : c.s.home_output[id] >= 0 ? fmt::format("{}[{}]", c.array_of(id), c.index_of(id)) : fmt::format("v_[{}]", c.s.slot[id]);
+        };
+        if (o_.precomputed_trig) sources_ = {"sin_q", "cos_q"};
+        for (const KernelArray& a : c.k.inputs) sources_.push_back(a.name);
+        first_output_ = sources_.size();
+        for (const KernelArray& a : c.k.outputs) sources_.push_back(a.name);
+        const std::vector<bool> named = arrays_named(c.k);  // an array the kernel leaves unnamed is passed on as nullptr
+        for (size_t a = 0; a < sources_.size(); ++a) {
+            const size_t kernel_array = a - (o_.precomputed_trig ? 2 : 0);
+            call_arrays_ += ", " + (a < sources_.size() - named.size() || named[kernel_array] ? sources_[a] : std::string("nullptr"));
+        }
+        out_.slots = c.s.n;
+    }
+
+    void unit(size_t u) {
+        const Unit& unit = c_.u.units[u];
+        if (unit.step >= 0) return call(unit);
+        if (c_.trig.statements.count(unit.statement)) {
+            if (unit.statement == *c_.trig.calls.begin()) say() += trig_loop_text(c_.trig, o_, prefix_, index_, tables_);
+            return;
+        }
+        const Statement& s = c_.sch.statements[unit.statement];
+        if (s.kind == Statement::Kind::Store && c_.temporary(s.a) && c_.in_step(s.a)) {
+            if (s.output != c_.s.home_output[s.a] || s.element != c_.s.home_element[s.a]) {  // a second place (H's upper triangle)
+                std::vector<int>& pairs = copies_[{s.output, c_.array_of(s.a)}];
+                pairs.insert(pairs.end(), {s.element, c_.index_of(s.a)});
+            }
+            return;
+        }
+        if (s.kind == Statement::Kind::Store && c_.sch.values[s.a].kind == Value::Kind::Constant && c_.sch.values[s.a].constant == 0) {
+            zeros_[s.output].push_back(s.element);
+            return;
+        }
+        say() += printer_.print(s);
+        for (int id : c_.s.defined_at[u]) say() += fmt::format("    v_[{}] = {};\n", c_.s.slot[id], printer_.var(id));
+    }
+
+    CompactKernel finish() {
+        flush();
+        for (const auto& [where, pairs] : copies_)
+            out_.body += copy_loop(fmt::format("{}copy_{}_{}", prefix_, c_.k.outputs[where.first].name, where.second), pairs,
+                                   fmt::format("{}[T[j]] = {}[T[j + 1]]", c_.k.outputs[where.first].name, where.second), 2);
+        for (const auto& [o, elements] : zeros_)
+            out_.body += copy_loop(fmt::format("{}zero_{}", prefix_, c_.k.outputs[o].name), elements,
+                                   c_.k.outputs[o].name + (o_.batch ? "[T[j]] = Batch{}" : "[T[j]] = Scalar(0)"), 1);
+        out_.functions = static_cast<int>(kinds_.size());
+        out_.body = fmt::format("    {} v_[{}];\n", type_, c_.s.n) + out_.body;
+        out_.definitions = fmt::format("namespace {{\n\n// {} steps, {} functions; the slots each call reads and writes, and its constants.\n{}",
+                                       out_.calls, out_.functions, int_table(index_, prefix_ + "x", x_table_));
+        if (!c_table_.empty())
+            out_.definitions += fmt::format("RBDGEN_TABLE constexpr Scalar {}c[] = {{{}}};\n", prefix_,
+                                            table_entries(c_table_, [&](double x) { return scalar_literal(x, o_.scalar); }));
+        out_.definitions += tables_ + "\n" + functions_ + call_table() + "}  // namespace\n\n";
+        return std::move(out_);
+    }
+
+private:
+    // A step: its function, the first time one of its kind is met, and a call with its places in x and c.
+    void call(const Unit& unit) {
+        const StepFunction f = step_function(c_, unit, printer_, type_);
+        auto [kind, added] = kinds_.try_emplace(f.key, static_cast<int>(kinds_.size()));
+        const std::string name = fmt::format("{}step{}", prefix_, kind->second);
+        if (added) {
+            out_.operations += static_cast<long>(unit.statements.size());
+            functions_ += function_text(name, f);
+        }
+        run_.push_back({name, x_table_.size(), c_table_.size()});
+        for (int id : f.inputs) x_table_.push_back(c_.array_of(id).empty() ? c_.s.slot[id] : c_.index_of(id));
+        for (int id : f.results) x_table_.push_back(c_.array_of(id).empty() ? c_.s.slot[id] : c_.index_of(id));
+        for (int id : f.constants) c_table_.push_back(c_.sch.values[id].constant);
+        ++out_.calls;
+    }
+    std::string function_text(const std::string& name, const StepFunction& f) const {
+        std::string arrays;  // every kernel's array, named where the step reads or writes it
+        for (size_t a = 0; a < sources_.size(); ++a)
+            arrays += fmt::format(", {}{}* {}", a < first_output_ ? "const " : "", element_type(a),
+                                  f.used.count(sources_[a]) ? "RBDGEN_RESTRICT " + sources_[a] : "");
+        // v_, x_ and c_ (never a kernel array's name: frame_motion returns v, ltdl_solve x) unnamed
+        // where the step does not use them: no unused-parameter warning under -Wextra -Werror
+        const auto named_if_used = [&](const char* p) { return f.text.find(std::string(p) + "[") != std::string::npos ? fmt::format(" RBDGEN_RESTRICT {}", p) : std::string(); };
+        return fmt::format("RBDGEN_NOINLINE RBDGEN_CODE void {}({}*{}, const {}*{}, const Scalar*{}{}) noexcept {{\n{}}}\n\n",
+                           name, type_, named_if_used("v_"), index_, named_if_used("x_"), named_if_used("c_"), arrays, f.text);
+    }
+    const char* element_type(size_t a) const { return sources_[a] == "sin_q" || sources_[a] == "cos_q" ? "Scalar" : type_; }
+
+    // The calls since the last of the kernel's own statements: with call tables (--emission uniform),
+    // a run of kCallTableRun calls or more is one loop over a table of the functions and their offsets
+    // in x and c (a few bytes of data a call instead of its call site).
+    void flush() {
+        if (o_.call_tables && static_cast<int>(run_.size()) >= kCallTableRun) {
+            out_.body += fmt::format("    for (int j = {}; j < {}; ++j) {{\n        const auto& s = {}calls[j];\n        s.f(v_, {}x + s.x, {}{});\n    }}\n",
+                                     dispatch_.size(), dispatch_.size() + run_.size(), prefix_, prefix_, c_at("s.c"), call_arrays_);
+            dispatch_.insert(dispatch_.end(), run_.begin(), run_.end());
+        } else {
+            for (const Call& call : run_)
+                out_.body += fmt::format("    {}(v_, {}x + {}, {}{});\n", call.function, prefix_, call.x, c_at(std::to_string(call.c)), call_arrays_);
+        }
+        run_.clear();
+    }
+    std::string c_at(const std::string& offset) const { return c_table_.empty() ? std::string("nullptr") : prefix_ + "c + " + offset; }
+    std::string& say() {  // the kernel's own statements, after the calls before them
+        flush();
+        return out_.body;
+    }
+    std::string call_table() const {
+        if (dispatch_.empty()) return "";
+        std::string params = fmt::format("{}*, const {}*, const Scalar*", type_, index_);
+        for (size_t a = 0; a < sources_.size(); ++a) params += fmt::format(", {}{}*", a < first_output_ ? "const " : "", element_type(a));
+        const char* offset = x_table_.size() <= 65535 && c_table_.size() <= 65535 ? "unsigned short" : "unsigned";
+        return fmt::format("struct {}call {{\n    void (*f)({}) noexcept;\n    {} x, c;\n}};\nRBDGEN_CALLS constexpr {}call {}calls[] = {{{}}};\n\n", prefix_, params,
+                           offset, prefix_, prefix_, table_entries(dispatch_, [&](const Call& call) { return fmt::format("{{{}, {}, {}}}", call.function, call.x, call.c); }));
+    }
+    // A loop over a table of (element, element read) pairs (stride 2) or elements (stride 1).
+    std::string copy_loop(const std::string& name, const std::vector<int>& entries, const std::string& statement, int stride) {
+        tables_ += int_table(index_, name, entries);
+        return fmt::format("    for (int j = 0; j < {}; j += {}) {{\n        const {}* T = {};\n        {};\n    }}\n", entries.size(), stride,
+                           index_, name, statement);
+    }
+
+    struct Call {
+        std::string function;
+        size_t x, c;
+    };
+    const Compact& c_;
+    const EmitOptions& o_;
+    const std::string& prefix_;
+    const char* type_;
+    const char* index_;
+    StatementPrinter printer_;
+    std::vector<std::string> sources_;  // the kernel's arrays, as every step function takes them
+    size_t first_output_ = 0;
+    std::string call_arrays_;
+    CompactKernel out_;
+    std::map<std::string, int> kinds_;  // a step's operations (its function's key) → the function
+    std::vector<int> x_table_;
+    std::vector<double> c_table_;
+    std::string functions_, tables_;
+    std::map<std::pair<int, std::string>, std::vector<int>> copies_;  // (output, array read) → element, element read, ...
+    std::map<int, std::vector<int>> zeros_;                             // output → elements
+    std::vector<Call> run_, dispatch_;
+};
+
 }  // namespace
 
 std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& options, const std::string& prefix) {
@@ -343,134 +497,10 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
     if (!units) return std::nullopt;
     c.u = std::move(*units);
     lay_out_slots(c);
-    int largest = c.s.n;  // the tables' index type: before the scratch slot, as it always was
-    for (const auto* arrays : {&k.inputs, &k.outputs})
-        for (const KernelArray& a : *arrays) largest = std::max(largest, a.size());
-    const char* index = largest <= 65535 ? "unsigned short" : "unsigned";
     c.trig = trig_loop(c, options);
-
-    // Step 4: print.
-    const std::vector<Statement>& st = sch.statements;
-    const char* type = options.batch ? "Batch" : "Scalar";
-    StatementPrinter printer(k, sch, options);
-    printer.elsewhere = [&c](int id) {
-        return !c.in_step(id) ? std::string() : c.s.home_output[id] >= 0 ? fmt::format("{}[{}]", c.array_of(id), c.index_of(id)) : fmt::format("v_[{}]", c.s.slot[id]);
-    };
-    CompactKernel out;
-    out.slots = c.s.n;
-    std::map<std::string, int> kinds;  // a step's operations (its function's key) → the function
-    std::vector<int> x_table;
-    std::vector<double> c_table;
-    std::string functions, tables;
-    std::vector<std::string> sources;  // the kernel's arrays, as every step function takes them
-    if (options.precomputed_trig) sources = {"sin_q", "cos_q"};
-    for (const KernelArray& a : k.inputs) sources.push_back(a.name);
-    const size_t first_output = sources.size();
-    for (const KernelArray& a : k.outputs) sources.push_back(a.name);
-    std::string call_arrays;  // an array the kernel leaves unnamed (emit_cpp.hpp arrays_named) passed on as nullptr
-    const std::vector<bool> named = arrays_named(k);
-    for (size_t a = 0; a < sources.size(); ++a) {
-        const size_t kernel_array = a - (options.precomputed_trig ? 2 : 0);
-        call_arrays += ", " + (a < sources.size() - named.size() || named[kernel_array] ? sources[a] : std::string("nullptr"));
-    }
-    std::map<std::pair<int, std::string>, std::vector<int>> copies;  // (output, array read) → element, element read, ...
-    std::map<int, std::vector<int>> zeros;                             // output → elements
-    auto copy_loop = [&](const std::string& name, const std::vector<int>& entries, const std::string& statement, int stride = 2) {
-        tables += int_table(index, name, entries);
-        return fmt::format("    for (int j = 0; j < {}; j += {}) {{\n        const {}* T = {};\n        {};\n    }}\n", entries.size(), stride,
-                           index, name, statement);
-    };
-    // With call tables, a run of kCallTableRun calls or more is one loop over a table of the functions
-    // and their offsets in x and c (a few bytes of data a call instead of its call site).
-    struct Call {
-        std::string function;
-        size_t x, c;
-    };
-    std::vector<Call> run, dispatch;
-    const auto c_at = [&](const std::string& offset) { return c_table.empty() ? std::string("nullptr") : prefix + "c + " + offset; };
-    auto flush = [&] {
-        if (options.call_tables && static_cast<int>(run.size()) >= kCallTableRun) {
-            out.body += fmt::format("    for (int j = {}; j < {}; ++j) {{\n        const auto& s = {}calls[j];\n        s.f(v_, {}x + s.x, {}{});\n    }}\n",
-                                    dispatch.size(), dispatch.size() + run.size(), prefix, prefix, c_at("s.c"), call_arrays);
-            dispatch.insert(dispatch.end(), run.begin(), run.end());
-        } else {
-            for (const Call& call : run)
-                out.body += fmt::format("    {}(v_, {}x + {}, {}{});\n", call.function, prefix, call.x, c_at(std::to_string(call.c)), call_arrays);
-        }
-        run.clear();
-    };
-    auto say = [&]() -> std::string& {  // the kernel's own statements, after the calls before them
-        flush();
-        return out.body;
-    };
-    for (size_t u = 0; u < c.u.units.size(); ++u) {
-        const Unit& unit = c.u.units[u];
-        if (unit.step < 0 && c.trig.statements.count(unit.statement)) {
-            if (unit.statement == *c.trig.calls.begin()) say() += trig_loop_text(c.trig, options, prefix, index, tables);
-            continue;
-        }
-        if (unit.step < 0) {
-            const Statement& s = st[unit.statement];
-            if (s.kind == Statement::Kind::Store && c.temporary(s.a) && c.in_step(s.a)) {
-                if (s.output != c.s.home_output[s.a] || s.element != c.s.home_element[s.a]) {  // a second place (H's upper triangle)
-                    std::vector<int>& pairs = copies[{s.output, c.array_of(s.a)}];
-                    pairs.insert(pairs.end(), {s.element, c.index_of(s.a)});
-                }
-                continue;
-            }
-            if (s.kind == Statement::Kind::Store && sch.values[s.a].kind == Value::Kind::Constant && sch.values[s.a].constant == 0) {
-                zeros[s.output].push_back(s.element);
-                continue;
-            }
-            say() += printer.print(s);
-            for (int id : c.s.defined_at[u]) say() += fmt::format("    v_[{}] = {};\n", c.s.slot[id], printer.var(id));
-            continue;
-        }
-        const StepFunction f = step_function(c, unit, printer, type);
-        auto [kind, added] = kinds.try_emplace(f.key, static_cast<int>(kinds.size()));
-        const std::string name = fmt::format("{}step{}", prefix, kind->second);
-        if (added) {
-            out.operations += static_cast<long>(unit.statements.size());
-            std::string arrays;  // every kernel's input array, named where the step reads it
-            for (size_t a = 0; a < sources.size(); ++a)
-                arrays += fmt::format(", {}{}* {}", a < first_output ? "const " : "", sources[a] == "sin_q" || sources[a] == "cos_q" ? "Scalar" : type,
-                                      f.used.count(sources[a]) ? "RBDGEN_RESTRICT " + sources[a] : "");
-            // v_, x_ and c_ (never a kernel array's name: frame_motion returns v, ltdl_solve x) unnamed
-            // where the step does not use them: no unused-parameter warning under -Wextra -Werror
-            const auto named_if_used = [&](const char* p) { return f.text.find(std::string(p) + "[") != std::string::npos ? fmt::format(" RBDGEN_RESTRICT {}", p) : std::string(); };
-            functions += fmt::format("RBDGEN_NOINLINE RBDGEN_CODE void {}({}*{}, const {}*{}, const Scalar*{}{}) noexcept {{\n{}}}\n\n",
-                                     name, type, named_if_used("v_"), index, named_if_used("x_"), named_if_used("c_"), arrays, f.text);
-        }
-        run.push_back({name, x_table.size(), c_table.size()});
-        for (int id : f.inputs) x_table.push_back(c.array_of(id).empty() ? c.s.slot[id] : c.index_of(id));
-        for (int id : f.results) x_table.push_back(c.array_of(id).empty() ? c.s.slot[id] : c.index_of(id));
-        for (int id : f.constants) c_table.push_back(sch.values[id].constant);
-        ++out.calls;
-    }
-    flush();
-    for (const auto& [where, pairs] : copies)
-        out.body += copy_loop(fmt::format("{}copy_{}_{}", prefix, k.outputs[where.first].name, where.second), pairs,
-                              fmt::format("{}[T[j]] = {}[T[j + 1]]", k.outputs[where.first].name, where.second));
-    for (const auto& [o, elements] : zeros)
-        out.body += copy_loop(fmt::format("{}zero_{}", prefix, k.outputs[o].name), elements, k.outputs[o].name + (options.batch ? "[T[j]] = Batch{}" : "[T[j]] = Scalar(0)"), 1);
-    out.functions = static_cast<int>(kinds.size());
-    out.body = fmt::format("    {} v_[{}];\n", type, c.s.n) + out.body;
-    out.definitions = fmt::format("namespace {{\n\n// {} steps, {} functions; the slots each call reads and writes, and its constants.\n{}",
-                                  out.calls, out.functions, int_table(index, prefix + "x", x_table));
-    if (!c_table.empty())
-        out.definitions += fmt::format("RBDGEN_TABLE constexpr Scalar {}c[] = {{{}}};\n", prefix,
-                                       table_entries(c_table, [&](double x) { return scalar_literal(x, options.scalar); }));
-    out.definitions += tables + "\n" + functions;
-    if (!dispatch.empty()) {
-        std::string params = fmt::format("{}*, const {}*, const Scalar*", type, index);
-        for (size_t a = 0; a < sources.size(); ++a)
-            params += fmt::format(", {}{}*", a < first_output ? "const " : "", sources[a] == "sin_q" || sources[a] == "cos_q" ? "Scalar" : type);
-        const char* offset = x_table.size() <= 65535 && c_table.size() <= 65535 ? "unsigned short" : "unsigned";
-        out.definitions += fmt::format("struct {}call {{\n    void (*f)({}) noexcept;\n    {} x, c;\n}};\nRBDGEN_CALLS constexpr {}call {}calls[] = {{{}}};\n\n", prefix,
-                                       params, offset, prefix, prefix, table_entries(dispatch, [&](const Call& call) { return fmt::format("{{{}, {}, {}}}", call.function, call.x, call.c); }));
-    }
-    out.definitions += "}  // namespace\n\n";
-    return out;
+    Printer printer(c, options, prefix);
+    for (size_t u = 0; u < c.u.units.size(); ++u) printer.unit(u);
+    return printer.finish();
 }
 
 }  // namespace rbdgen
