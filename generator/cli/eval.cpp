@@ -50,19 +50,6 @@ VecX<double> state_array(const State& s, const ArraySpec& a, const Model& model)
     throw std::logic_error("a kernel input that no state gives");
 }
 
-EvalResult::Form form_of(JsonForm f) {
-    switch (f) {
-        case JsonForm::JointVector: return EvalResult::Form::JointVector;
-        case JsonForm::JointMatrix: return EvalResult::Form::JointMatrix;
-        case JsonForm::JointDerivatives: return EvalResult::Form::JointDerivatives;
-        case JsonForm::LinkMotions: return EvalResult::Form::LinkMotions;
-        case JsonForm::Matrix: return EvalResult::Form::Matrix;
-        case JsonForm::Named:
-        case JsonForm::None: break;
-    }
-    return EvalResult::Form::Named;
-}
-
 }  // namespace
 
 // Every kernel a state gives the inputs of (KernelSpec::evaluated), by the reference algorithms:
@@ -95,9 +82,9 @@ EvalResults evaluate(const Model& model, const State& s, const std::vector<std::
         const Arrays<double> out = k.reference(model, in);
         for (size_t o = 0; o < k.outputs.size(); ++o) {
             const ArraySpec& a = k.outputs[o];
-            if (a.json == JsonForm::None) continue;
-            const bool matrix = a.json == JsonForm::Matrix;
-            r.results.push_back({k.result_name(o), form_of(a.json), std::vector<double>(out[o].data(), out[o].data() + out[o].size()),
+            if (!a.json) continue;
+            const bool matrix = a.json == EvalForm::Matrix;
+            r.results.push_back({k.result_name(o), *a.json, std::vector<double>(out[o].data(), out[o].data() + out[o].size()),
                                  matrix ? a.names_of_columns(model) : a.element_names,
                                  matrix ? a.names_of_rows(model) : std::vector<std::string>()});
         }

@@ -17,6 +17,7 @@
 #include <optional>
 #include <vector>
 
+#include "emit/eval_form.hpp"
 #include "spatial/spatial.hpp"
 
 namespace rbdgen {
@@ -81,7 +82,7 @@ State read_state(const Layout& layout, const std::string& file);
 // vector becomes an object keyed by joint name (a floating base under "base"), the NV x NV matrix
 // {"order": [row names], "matrix": [[...], ...]}.
 struct EvalResult {
-    enum class Form { JointVector, JointMatrix, Named, JointDerivatives, LinkMotions, Matrix };
+    using Form = EvalForm;  // emit/eval_form.hpp
     std::string name;  // the kernel's (or "kernel.output" for a kernel of several printed outputs)
     Form form = Form::JointVector;
     std::vector<double> values;  // NV, or NV x NV row-major, or one a name, or K x NV (derivatives), or

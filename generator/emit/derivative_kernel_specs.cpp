@@ -16,7 +16,7 @@ namespace {
 ArraySpec regressor_out() {
     ArraySpec Y{"Y", "NV x 10 NB, row-major; zero where a joint does not support the body", nv,
                 [](const Model& m) { return kInertialParameters * m.N(); }, ArrayLayout::RowMajor};
-    Y.json = JsonForm::Matrix;
+    Y.json = EvalForm::Matrix;
     Y.column_names = [](const Model& m) {
         std::vector<std::string> names;
         for (const Body& b : m.bodies)
@@ -34,7 +34,7 @@ std::vector<KernelSpec> derivative_specs(const RunTime& run_time) {
 const auto derivative = [](const std::string& name, const std::string& doc) {
     ArraySpec a = nv_matrix(name, doc + ", row-major (row i, column j: with respect to dof j; a floating base's "
                                   "columns along q + delta, delta = [omega; v] in base coordinates)", ArrayLayout::RowMajor);
-    a.json = JsonForm::JointMatrix;
+    a.json = EvalForm::JointMatrix;
     return a;
 };
 KernelSpec rnea_derivatives_spec = spec("rnea_derivatives",

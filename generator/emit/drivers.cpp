@@ -137,20 +137,12 @@ std::string drivers_text(const Context& c, const std::vector<Emitted>& kernels, 
         if (eval) {
             block += fmt::format("        {}\n", call(c.ns, k));
             for (size_t o = 0; o < k.outputs.size(); ++o) {
-                const JsonForm form = k.spec->outputs[o].json;
-                if (form == JsonForm::None) continue;
                 const ArraySpec& a = k.spec->outputs[o];
+                if (!a.json) continue;
                 block += fmt::format("        r.results.push_back({{\"{}\", rbdgen::EvalResult::Form::{}, to_double({}), {}}});\n",
-                                     k.spec->result_name(o),
-                                     form == JsonForm::JointVector        ? "JointVector"
-                                     : form == JsonForm::JointMatrix      ? "JointMatrix"
-                                     : form == JsonForm::JointDerivatives ? "JointDerivatives"
-                                     : form == JsonForm::LinkMotions      ? "LinkMotions"
-                                     : form == JsonForm::Matrix           ? "Matrix"
-                                                                          : "Named",
-                                     buffer(k, k.outputs[o]),
-                                     form == JsonForm::Matrix ? list_literal(a.names_of_columns(c.model)) + ", " + list_literal(a.names_of_rows(c.model))
-                                                              : list_literal(a.element_names) + ", {}");  // every member: -Wextra
+                                     k.spec->result_name(o), enumerator_name(*a.json), buffer(k, k.outputs[o]),
+                                     a.json == EvalForm::Matrix ? list_literal(a.names_of_columns(c.model)) + ", " + list_literal(a.names_of_rows(c.model))
+                                                                : list_literal(a.element_names) + ", {}");  // every member: -Wextra
             }
             // Forward dynamics is printed only where it is defined, the N-CMTM kernels when the state has a motion.
             const bool motion = std::any_of(k.spec->inputs.begin(), k.spec->inputs.end(), [](const ArraySpec& a) { return a.state == StateField::Motion; });

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "emit/eval_form.hpp"
 #include "model/model.hpp"
 #include "sym/expr.hpp"
 
@@ -29,12 +30,6 @@ enum class ArrayLayout {
 // Parameters: STATE.json's "parameters", a row of 10 a link (the URDF's values for a link it leaves out).
 enum class StateField { None, Q, V, A, Tau, Gravity, Measurements, MotionQ, Motion, ExternalWrenches, Parameters };
 
-// How `rbdgen eval` prints an output: by joint name (NV entries), as the NV x NV matrix with the
-// names of its rows, by the array's element names, by joint name a list of derivatives (rows: the
-// derivatives, NV columns), by the element names a row of 6-vectors (one row a link), as a matrix
-// with the names of its rows and of its columns (row_names, column_names), or not at all.
-enum class JsonForm { None, JointVector, JointMatrix, Named, JointDerivatives, LinkMotions, Matrix };
-
 struct ArraySpec {
     std::string name;  // a C++ identifier we choose (q, qd, tau, H, ...), never from the URDF
     std::string doc;
@@ -44,7 +39,7 @@ struct ArraySpec {
     StateField state = StateField::None;  // inputs
     bool angles = false;                  // input q: the `_sc` entry point takes its sines and cosines instead
     std::string produced_by;              // input: the kernel whose output of this name the bench driver feeds it
-    JsonForm json = JsonForm::None;       // outputs
+    std::optional<EvalForm> json;         // outputs: how `rbdgen eval` prints it (emit/eval_form.hpp), or not at all
     // Measurements input ("<sensor>.<component>", filled from STATE.json's "measurements") and Named
     // outputs: a name an element.
     std::vector<std::string> element_names;

@@ -39,7 +39,7 @@ inline ArraySpec tau_in() { return {"tau", "joint forces", nv, {}, ArrayLayout::
 inline ArraySpec gravity_in() { return {"gravity", "gravity in the world frame", three, {}, ArrayLayout::Vector, StateField::Gravity}; }
 inline ArraySpec joint_vector_out(const std::string& name, const std::string& doc) {
     ArraySpec a{name, doc, nv};
-    a.json = JsonForm::JointVector;
+    a.json = EvalForm::JointVector;
     return a;
 }
 inline ArraySpec nv_matrix(const std::string& name, const std::string& doc, ArrayLayout layout) {

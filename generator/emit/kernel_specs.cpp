@@ -109,7 +109,7 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
             return labelled<RneaBodies<S>>(m, [&](auto* b) { return rnea<S>(m, x[0], x[1], zero, vec3(x[2]), nullptr, b, pointer(I)); });
         }));
     ArraySpec H_out = nv_matrix("H", "joint-space inertia matrix, row-major", ArrayLayout::RowMajor);
-    H_out.json = JsonForm::JointMatrix;
+    H_out.json = EvalForm::JointMatrix;
     k.push_back(spec("crba", "Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).",
         with_payload({q_in()}), {H_out}, [run_time](const Model& m, const auto& x) {
             const auto I = run_time.body_inertias(m, x);
@@ -169,7 +169,7 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
     // eval prints J with its rows "<link>.wx" ... "<link>.vz", v and a a row a frame
     ArraySpec J{"J", "6 rows a frame (in order), NV columns, row-major: [angular; linear]",
                 [n_frames](const Model&) { return 6 * n_frames; }, nv, ArrayLayout::RowMajor};
-    J.json = JsonForm::Matrix;
+    J.json = EvalForm::Matrix;
     J.row_names = [frames](const Model&) {
         std::vector<std::string> names;
         for (const LinkFrame& f : frames)
@@ -179,7 +179,7 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
     const auto per_frame = [&frames, n_frames](std::string name, std::string doc) {
         ArraySpec a{std::move(name), std::move(doc), [n_frames](const Model&) { return n_frames; }, [](const Model&) { return 6; },
                     ArrayLayout::RowMajor};
-        a.json = JsonForm::Matrix;
+        a.json = EvalForm::Matrix;
         a.row_names = [frames](const Model&) {
             std::vector<std::string> names;
             for (const LinkFrame& f : frames) names.push_back(f.link);
@@ -220,12 +220,12 @@ bool KernelSpec::evaluated() const {
     const bool inputs_from_state =
         std::all_of(inputs.begin(), inputs.end(), [](const ArraySpec& a) { return a.state != StateField::None; });
     return inputs_from_state &&
-           std::any_of(outputs.begin(), outputs.end(), [](const ArraySpec& a) { return a.json != JsonForm::None; });
+           std::any_of(outputs.begin(), outputs.end(), [](const ArraySpec& a) { return a.json.has_value(); });
 }
 
 std::string KernelSpec::result_name(size_t o) const {
     const long printed =
-        std::count_if(outputs.begin(), outputs.end(), [](const ArraySpec& a) { return a.json != JsonForm::None; });
+        std::count_if(outputs.begin(), outputs.end(), [](const ArraySpec& a) { return a.json.has_value(); });
     return printed == 1 ? name : name + "." + outputs[o].name;
 }
 

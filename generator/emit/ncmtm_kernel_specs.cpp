@@ -23,12 +23,12 @@ std::vector<KernelSpec> ncmtm_kernel_specs(const Model& model, int N) {
     ArraySpec zeta{"zeta", fmt::format("row i: body i's velocity and its derivatives to order {}, 6 each, in its URDF link's "
                                        "coordinates [angular; linear], component-wise", N),
                    [](const Model& m) { return m.N(); }, [N](const Model&) { return 6 * (N + 1); }, ArrayLayout::RowMajor};
-    zeta.json = JsonForm::LinkMotions;
+    zeta.json = EvalForm::LinkMotions;
     for (const Body& b : model.bodies) zeta.element_names.push_back(b.name);
     ArraySpec tau{"tau", fmt::format("row k: the k-th derivative of the joint forces, k = 0..{}", N - 1), rows(N), nv, ArrayLayout::RowMajor};
-    tau.json = JsonForm::JointDerivatives;
+    tau.json = EvalForm::JointDerivatives;
     ArraySpec tau_in = tau;
-    tau_in.json = JsonForm::None, tau_in.produced_by = "cornea";
+    tau_in.json = std::nullopt, tau_in.produced_by = "cornea";
     const ArraySpec Psi_dot{"Psi_dot", fmt::format("row k - 1: the k-th derivative of the joint velocities, k = 1..{}", N), rows(N), nv,
                             ArrayLayout::RowMajor};
     const auto motion = [N](const Model& m, const auto& x) {

@@ -58,7 +58,7 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
     const std::string shape = fmt::format("{} x {}", P.rows, P.cols);
     std::vector<KernelSpec> k;
     ArraySpec wanted = sized(a.problem.output_name, a.problem.output_doc, static_cast<long>(a.problem.wanted.size()));
-    wanted.json = a.problem.joint_space_output ? JsonForm::JointVector : JsonForm::Named;
+    wanted.json = a.problem.joint_space_output ? EvalForm::JointVector : EvalForm::Named;
     if (!a.problem.joint_space_output) wanted.element_names = a.problem.wanted_names;
     k.push_back(spec(p + "_lu", a.problem.doc, problem_inputs(a.problem), {wanted}, [analysis](const Model& m, const auto& x) {
         using S = ScalarOf<std::decay_t<decltype(x)>>;
