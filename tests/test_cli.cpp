@@ -135,6 +135,53 @@ TEST(Cli, EvalPrintsTheRegressorAndFrameKernelsWithNamedRowsAndColumns) {
     EXPECT_NE(bad.out.find("--frames: no link 'nosuch'"), std::string::npos) << bad.out;
 }
 
+// eval prints fk's poses by link, R row by row, then p. Checked without the reference: link001's
+// origin is joint001's origin in the URDF (0.0668, -0.0676, 0.1785), whatever q; every R is a
+// rotation; and the poses' change along the state's q̇, by central differences of eval's own output at
+// q ± h q̇, is frame_motion's world-aligned velocity: ṗ = (vx, vy, vz) and Ṙ Rᵀ = [ω]×. The frame
+// poses (--frames) are the same links' poses.
+TEST(Cli, EvalPrintsFkPosesByLink) {
+    const std::string urdf = test::project_model("arm7.urdf");
+    const json state = json::parse(std::ifstream(test::project_model("arm7_state.json")));
+    const auto eval = [&](double h) {
+        json at = state;
+        for (auto& [joint, q] : at["q"].items()) q = q.get<double>() + h * state.at("v").value(joint, 0.0);
+        const test::TempFile file("state.json", at.dump());
+        return run_json("eval " + urdf + " --state " + file.str() + " --frames link007,link003");
+    };
+    const json e = eval(0), plus = eval(1e-6), minus = eval(-1e-6);
+    const json& pose = e.at("fk").at("pose");
+    ASSERT_EQ(pose.size(), 7u);
+    const std::vector<double> origin{0.066785892868610752, -0.067626888775683208, 0.17848724806824123};
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(pose.at("link001").at("p")[c].get<double>(), origin[c], 1e-15);
+    const auto R_of = [](const json& p) {
+        Mat3<double> R;
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) R(r, c) = p.at("R")[r][c].get<double>();
+        return R;
+    };
+    for (const auto& [link, p] : pose.items()) {
+        const Mat3<double> R = R_of(p);
+        EXPECT_LT((R * R.transpose() - Mat3<double>::Identity()).norm(), 1e-14) << link;
+        EXPECT_NEAR(R.determinant(), 1.0, 1e-14) << link;
+    }
+    const json& v = e.at("frame_motion").at("v");
+    for (size_t f = 0; f < 2; ++f) {
+        const std::string link = v.at("rows")[f];
+        EXPECT_EQ(e.at("fk").at("frame_pose").at(link), pose.at(link)) << link;
+        const json& vf = v.at("matrix")[f];
+        const Mat3<double> Rdot = (R_of(plus.at("fk").at("pose").at(link)) - R_of(minus.at("fk").at("pose").at(link))) / 2e-6;
+        const Mat3<double> W = Rdot * R_of(pose.at(link)).transpose();  // [ω]×
+        EXPECT_NEAR(W(2, 1), vf[0].get<double>(), 1e-8) << link;
+        EXPECT_NEAR(W(0, 2), vf[1].get<double>(), 1e-8) << link;
+        EXPECT_NEAR(W(1, 0), vf[2].get<double>(), 1e-8) << link;
+        for (int c = 0; c < 3; ++c) {
+            const double pdot = (plus.at("fk").at("pose").at(link).at("p")[c].get<double>() - minus.at("fk").at("pose").at(link).at("p")[c].get<double>()) / 2e-6;
+            EXPECT_NEAR(pdot, vf[3 + c].get<double>(), 1e-8) << link << " p" << c;
+        }
+    }
+}
+
 TEST(Cli, EvalRoundTripFloatingBase) {
     const json state = {
         {"q", {{"joint001", 0.4}, {"joint013", -1.0}}},

@@ -42,6 +42,11 @@ int main() {
         (void)rbdgen::external_wrench_array(s, {});
         (void)rbdgen::parameter_array(s, {}, {});
         {
+            std::vector<Scalar> k_fk_pose(156);
+            quadruped::fk(in_q.data(), k_fk_pose.data());
+            r.results.push_back({"fk", rbdgen::EvalResult::Form::LinkPoses, to_double(k_fk_pose), {"base_link", "link001", "link002", "link003", "link004", "link005", "link006", "link007", "link008", "link009", "link010", "link011", "link012"}, {}});
+        }
+        {
             std::vector<Scalar> k_rnea_tau(18);
             quadruped::rnea(in_q.data(), in_qd.data(), in_qdd.data(), in_gravity.data(), k_rnea_tau.data());
             r.results.push_back({"rnea", rbdgen::EvalResult::Form::JointVector, to_double(k_rnea_tau), {}, {}});

@@ -83,10 +83,8 @@ EvalResults evaluate(const Model& model, const State& s, const std::vector<std::
         for (size_t o = 0; o < k.outputs.size(); ++o) {
             const ArraySpec& a = k.outputs[o];
             if (!a.json) continue;
-            const bool matrix = a.json == EvalForm::Matrix;
             r.results.push_back({k.result_name(o), *a.json, std::vector<double>(out[o].data(), out[o].data() + out[o].size()),
-                                 matrix ? a.names_of_columns(model) : a.element_names,
-                                 matrix ? a.names_of_rows(model) : std::vector<std::string>()});
+                                 a.printed_names(model), a.printed_row_names(model)});
         }
     }
     return r;

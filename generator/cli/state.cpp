@@ -304,6 +304,15 @@ nlohmann::ordered_json joint_matrix_json(const Layout& layout, const std::vector
     return {{"order", layout.dof_names}, {"matrix", matrix}};
 }
 
+// A result under its name: "kernel.output" (a kernel of several printed outputs) under its kernel.
+void put(nlohmann::ordered_json& j, const std::string& name, const nlohmann::ordered_json& value) {
+    const size_t dot = name.find('.');
+    if (dot != std::string::npos)
+        j[name.substr(0, dot)][name.substr(dot + 1)] = value;
+    else
+        j[name] = value;
+}
+
 }  // namespace
 
 nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& r) {
@@ -340,6 +349,19 @@ nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& r) {
             j[result.name] = links;
             continue;
         }
+        if (result.form == EvalResult::Form::LinkPoses) {  // {"<link>": {"R": [[3], [3], [3]], "p": [3]}}
+            if (12 * result.names.size() != result.values.size())
+                throw std::logic_error("the names of " + result.name + "'s links do not match its size");
+            nlohmann::ordered_json links = nlohmann::ordered_json::object();
+            for (size_t i = 0; i < result.names.size(); ++i) {
+                const double* x = result.values.data() + 12 * i;
+                for (size_t c = 0; c < 12; ++c) check_finite(layout, x[c], what, "link '" + result.names[i] + "'");
+                links[result.names[i]] = {{"R", {std::vector<double>(x, x + 3), std::vector<double>(x + 3, x + 6), std::vector<double>(x + 6, x + 9)}},
+                                          {"p", std::vector<double>(x + 9, x + 12)}};
+            }
+            put(j, result.name, links);
+            continue;
+        }
         if (result.form == EvalResult::Form::Matrix) {  // {"rows": [...], "columns": [...], "matrix": [[...], ...]}
             const size_t cols = result.names.size();
             if (cols * result.row_names.size() != result.values.size())
@@ -351,11 +373,7 @@ nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& r) {
                 matrix.push_back(std::vector<double>(result.values.begin() + r * cols, result.values.begin() + (r + 1) * cols));
             }
             const nlohmann::ordered_json m{{"rows", result.row_names}, {"columns", result.names}, {"matrix", matrix}};
-            const size_t dot = result.name.find('.');  // a kernel's matrices, each under its output's name
-            if (dot != std::string::npos)
-                j[result.name.substr(0, dot)][result.name.substr(dot + 1)] = m;
-            else
-                j[result.name] = m;
+            put(j, result.name, m);
             continue;
         }
         if (result.form == EvalResult::Form::Named) {

@@ -139,10 +139,9 @@ std::string drivers_text(const Context& c, const std::vector<Emitted>& kernels, 
             for (size_t o = 0; o < k.outputs.size(); ++o) {
                 const ArraySpec& a = k.spec->outputs[o];
                 if (!a.json) continue;
-                block += fmt::format("        r.results.push_back({{\"{}\", rbdgen::EvalResult::Form::{}, to_double({}), {}}});\n",
+                block += fmt::format("        r.results.push_back({{\"{}\", rbdgen::EvalResult::Form::{}, to_double({}), {}, {}}});\n",
                                      k.spec->result_name(o), enumerator_name(*a.json), buffer(k, k.outputs[o]),
-                                     a.json == EvalForm::Matrix ? list_literal(a.names_of_columns(c.model)) + ", " + list_literal(a.names_of_rows(c.model))
-                                                                : list_literal(a.element_names) + ", {}");  // every member: -Wextra
+                                     list_literal(a.printed_names(c.model)), list_literal(a.printed_row_names(c.model)));  // every member: -Wextra
             }
             // Forward dynamics is printed only where it is defined, the N-CMTM kernels when the state has a motion.
             const bool motion = std::any_of(k.spec->inputs.begin(), k.spec->inputs.end(), [](const ArraySpec& a) { return a.state == StateField::Motion; });

@@ -2,12 +2,13 @@
 // EvalResult; each kernel output names its own, emit/kernel.hpp ArraySpec::json): by joint name (NV
 // entries), as the NV x NV matrix with the names of its rows, by the array's element names, by joint
 // name a list of derivatives (rows: the derivatives, NV columns), by the element names a row of
-// 6-vectors (one row a link), or as a matrix with the names of its rows and of its columns.
+// 6-vectors (one row a link), as a matrix with the names of its rows and of its columns, or by link
+// name a pose (12 a link: R row-major, then p).
 #pragma once
 
 namespace rbdgen {
 
-enum class EvalForm { JointVector, JointMatrix, Named, JointDerivatives, LinkMotions, Matrix };
+enum class EvalForm { JointVector, JointMatrix, Named, JointDerivatives, LinkMotions, Matrix, LinkPoses };
 
 // The enumerator as C++ source names it (the eval driver's text, emit/drivers.cpp).
 constexpr const char* enumerator_name(EvalForm f) {
@@ -18,6 +19,7 @@ constexpr const char* enumerator_name(EvalForm f) {
         case EvalForm::JointDerivatives: return "JointDerivatives";
         case EvalForm::LinkMotions: return "LinkMotions";
         case EvalForm::Matrix: return "Matrix";
+        case EvalForm::LinkPoses: return "LinkPoses";
     }
     return "";
 }

@@ -47,6 +47,12 @@ struct ArraySpec {
     std::function<std::vector<std::string>(const Model&)> row_names, column_names;
     std::vector<std::string> names_of_rows(const Model& m) const { return row_names ? row_names(m) : m.dof_names(); }
     std::vector<std::string> names_of_columns(const Model& m) const { return column_names ? column_names(m) : m.dof_names(); }
+    // What eval prints beside the values (EvalResult::names and row_names): a Matrix's columns and rows,
+    // LinkPoses' rows (its links), the element names of the others.
+    std::vector<std::string> printed_names(const Model& m) const {
+        return json == EvalForm::Matrix ? names_of_columns(m) : json == EvalForm::LinkPoses ? names_of_rows(m) : element_names;
+    }
+    std::vector<std::string> printed_row_names(const Model& m) const { return json == EvalForm::Matrix ? names_of_rows(m) : std::vector<std::string>(); }
     std::vector<double> defaults;  // Parameters: the URDF's values (the float budget's and bench driver's input)
     int n_rows(const Model& m) const { return rows(m); }
     int n_cols(const Model& m) const { return cols ? cols(m) : 1; }

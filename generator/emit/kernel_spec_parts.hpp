@@ -103,6 +103,12 @@ inline std::string link_list(const std::vector<LinkFrame>& links) {
     for (const LinkFrame& l : links) list += (list.empty() ? "" : ", ") + comment_text(l.link);
     return list;
 }
+// The links' names, in order: the rows eval names frame_pose, J and frame_motion by.
+inline std::vector<std::string> link_names(const std::vector<LinkFrame>& links) {
+    std::vector<std::string> names;
+    for (const LinkFrame& l : links) names.push_back(l.link);
+    return names;
+}
 inline ArraySpec f_ext_in(const std::vector<LinkFrame>& sites) {
     const std::string links = link_list(sites);
     ArraySpec a{"f_ext", "external wrenches, a row a link (" + links + "): [torque; force] applied to the link, in its URDF "

@@ -60,10 +60,21 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
     const auto with_payload = [&run_time](std::vector<ArraySpec> inputs) { return run_time.inputs(std::move(inputs), false); };
     std::vector<KernelSpec> k;
     const int n_frames = static_cast<int>(frames.size());
+    // eval prints the poses by link: every body's (its URDF link's name; a planar joint's massless
+    // bodies, its joint's), then the frames'
     std::vector<ArraySpec> fk_out{{"pose", "12 per body: R row-major, then p", [](const Model& m) { return 12 * m.N(); }}};
-    if (n_frames > 0)
+    fk_out[0].json = EvalForm::LinkPoses;
+    fk_out[0].row_names = [](const Model& m) {
+        std::vector<std::string> names;
+        for (const Body& b : m.bodies) names.push_back(b.name);
+        return names;
+    };
+    if (n_frames > 0) {
         fk_out.push_back({"frame_pose", "12 per frame (" + link_list(frames) + "): R row-major, then p",
                           [n_frames](const Model&) { return 12 * n_frames; }});
+        fk_out[1].json = EvalForm::LinkPoses;
+        fk_out[1].row_names = [frames](const Model&) { return link_names(frames); };
+    }
     k.push_back(spec("fk",
         "Poses of every body's URDF link frame in the world frame: rotation R (row-major 3x3, body to world) then position p.",
         {q_in()}, fk_out,
@@ -172,19 +183,15 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
     J.json = EvalForm::Matrix;
     J.row_names = [frames](const Model&) {
         std::vector<std::string> names;
-        for (const LinkFrame& f : frames)
-            for (const char* c : kMotion) names.push_back(f.link + "." + c);
+        for (const std::string& link : link_names(frames))
+            for (const char* c : kMotion) names.push_back(link + "." + c);
         return names;
     };
     const auto per_frame = [&frames, n_frames](std::string name, std::string doc) {
         ArraySpec a{std::move(name), std::move(doc), [n_frames](const Model&) { return n_frames; }, [](const Model&) { return 6; },
                     ArrayLayout::RowMajor};
         a.json = EvalForm::Matrix;
-        a.row_names = [frames](const Model&) {
-            std::vector<std::string> names;
-            for (const LinkFrame& f : frames) names.push_back(f.link);
-            return names;
-        };
+        a.row_names = [frames](const Model&) { return link_names(frames); };
         a.column_names = [](const Model&) { return std::vector<std::string>(kMotion.begin(), kMotion.end()); };
         return a;
     };
