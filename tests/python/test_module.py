@@ -59,10 +59,15 @@ def evaluate(robot, state):
 
 
 def flat(value):
-    """eval's JSON of one output as the kernel's array: a dict by name in order, or a matrix."""
+    """eval's JSON of one output as the kernel's array: a dict by name in order, a matrix, or a pose
+    (R row by row, then p)."""
     if isinstance(value, dict) and "matrix" in value:
         return np.array(value["matrix"], dtype=float)
-    return np.concatenate([np.atleast_1d(np.array(v, dtype=float)) for v in value.values()])
+    if isinstance(value, dict) and value.keys() == {"R", "p"}:
+        return np.concatenate([np.array(value["R"], dtype=float).ravel(), np.array(value["p"], dtype=float)])
+    if isinstance(value, dict):
+        return np.concatenate([flat(v) for v in value.values()])
+    return np.array(value, dtype=float).ravel()
 
 
 def call(m, kernel, arrays):
@@ -86,8 +91,7 @@ def test_every_kernel_eval_prints_agrees_with_eval(robot):
             mine = call(m, kernel, arrays)
             outputs = list(m.kernels[kernel]["outputs"])
             if len(outputs) > 1:  # eval prints each output by name (the derivatives' matrices)
-                pairs = [(mine[i], flat(value[name]) if "matrix" in value[name] else np.array(value[name], dtype=float))
-                         for i, name in enumerate(outputs)]
+                pairs = [(mine[i], flat(value[name])) for i, name in enumerate(outputs)]
             else:
                 pairs = [(mine, flat(value))]
             # a problem's kernels solve a linear system: the emitted order of operations (shared
@@ -99,7 +103,7 @@ def test_every_kernel_eval_prints_agrees_with_eval(robot):
                 scale = max(1.0, np.abs(want).max())
                 assert np.abs(got - want).max() / scale < (max(tolerance, 1e-9) if solved else tolerance), kernel
             checked.add(kernel)
-    assert {"rnea", "crba"} | ({"aba"} if not m.fd_refusal else set()) <= checked, checked
+    assert {"rnea", "crba", "fk"} | ({"aba"} if not m.fd_refusal else set()) <= checked, checked
     assert {k for k in ON_REQUEST if k in m.kernels} <= checked, checked
 
 
