@@ -60,15 +60,10 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
     const auto with_payload = [&run_time](std::vector<ArraySpec> inputs) { return run_time.inputs(std::move(inputs), false); };
     std::vector<KernelSpec> k;
     const int n_frames = static_cast<int>(frames.size());
-    // eval prints the poses by link: every body's (its URDF link's name; a planar joint's massless
-    // bodies, its joint's), then the frames'
+    // eval prints the poses by link: every body's (Model::body_names), then the frames'
     std::vector<ArraySpec> fk_out{{"pose", "12 per body: R row-major, then p", [](const Model& m) { return 12 * m.N(); }}};
     fk_out[0].json = EvalForm::LinkPoses;
-    fk_out[0].row_names = [](const Model& m) {
-        std::vector<std::string> names;
-        for (const Body& b : m.bodies) names.push_back(b.name);
-        return names;
-    };
+    fk_out[0].row_names = [](const Model& m) { return m.body_names(); };
     if (n_frames > 0) {
         fk_out.push_back({"frame_pose", "12 per frame (" + link_list(frames) + "): R row-major, then p",
                           [n_frames](const Model&) { return 12 * n_frames; }});

@@ -24,7 +24,7 @@ std::vector<KernelSpec> ncmtm_kernel_specs(const Model& model, int N) {
                                        "coordinates [angular; linear], component-wise", N),
                    [](const Model& m) { return m.N(); }, [N](const Model&) { return 6 * (N + 1); }, ArrayLayout::RowMajor};
     zeta.json = EvalForm::LinkMotions;
-    for (const Body& b : model.bodies) zeta.element_names.push_back(b.name);
+    zeta.element_names = model.body_names();
     ArraySpec tau{"tau", fmt::format("row k: the k-th derivative of the joint forces, k = 0..{}", N - 1), rows(N), nv, ArrayLayout::RowMajor};
     tau.json = EvalForm::JointDerivatives;
     ArraySpec tau_in = tau;

@@ -10,6 +10,12 @@ std::vector<std::string> Model::joint_names() const {
     return names;
 }
 
+std::vector<std::string> Model::body_names() const {
+    std::vector<std::string> names;
+    for (const Body& b : bodies) names.push_back(b.name);
+    return names;
+}
+
 std::vector<std::string> Model::dof_names() const {
     static const char* const base_dofs[] = {"wx", "wy", "wz", "vx", "vy", "vz"};
     std::vector<std::string> names;

@@ -70,6 +70,8 @@ struct Model {
     int N() const { return static_cast<int>(bodies.size()); }
     // Joint names in model order, one per body.
     std::vector<std::string> joint_names() const;
+    // Body names (each its URDF link's; a planar joint's inner bodies, its coordinates') in model order.
+    std::vector<std::string> body_names() const;
     // Names of the velocity coordinates (rows of H), in order; a floating joint gives six.
     std::vector<std::string> dof_names() const;
     // The first body whose subtree has neither mass nor rotational inertia: its joint's column of H
