@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Configures and builds the sanitized build in build-sanitized/: the generator and its unit tests
-# under AddressSanitizer + UndefinedBehaviorSanitizer, and the libFuzzer targets (clang, -O1 -g).
+# under AddressSanitizer + UndefinedBehaviorSanitizer, and the libFuzzer targets (clang). The generator
+# is compiled at -O1 (the tests' time is spent in it), the unit tests at -O0 (half the compile time,
+# docs/testing.md), with line tables only (-gline-tables-only): a sanitizer's report names file and
+# line; configure with CMAKE_CXX_FLAGS_DEBUG=-g to step through it in a debugger.
 # Every source of the generator is compiled alone here (no unity build), so that a missing include or
-# a clash of two files' local names fails. ./test.sh runs its tests after the main build's.
+# a clash of two files' local names fails. Ninja for a new folder, as scripts/configure.sh.
+# RBDGEN_FUZZ_SECONDS: how long each fuzz ctest runs (10 by default; ./test.sh --fuzz: 600).
+# ./test.sh runs its tests after the main build's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build-sanitized -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS="-O1" \
-  -DRBDGEN_SANITIZE=ON -DRBDGEN_FUZZ=ON -DRBDGEN_UNITY_BUILD=OFF >/dev/null
+CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja} cmake -S . -B build-sanitized -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_CXX_FLAGS="-O1" -DCMAKE_CXX_FLAGS_DEBUG="-gline-tables-only" -DRBDGEN_SANITIZE=ON -DRBDGEN_FUZZ=ON \
+  -DRBDGEN_UNITY_BUILD=OFF -DRBDGEN_FUZZ_SECONDS="${RBDGEN_FUZZ_SECONDS:-10}" >/dev/null
 cmake --build build-sanitized -j"$(nproc)"

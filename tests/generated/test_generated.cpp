@@ -1,45 +1,55 @@
-// A generated robot library against the reference implementation, kernel by kernel, at random
+// The generated robot libraries against the reference implementation, kernel by kernel, at random
 // states. Both come from the same templated algorithms, so this checks the tracer and the emitter
 // (folding, sharing, emission), not the physics: that is test_algorithms' job.
-// Compiled once per robot, with ROBOT_NS, ROBOT_HEADER, ROBOT_URDF, ROBOT_FLOATING, ROBOT_TOLERANCE.
+// Compiled once: every test runs on every robot linked into the program (robot_entry.hpp, one entry
+// a robot), as the suite <robot>.Generated, for example gen_arm7_double.Generated.Rnea.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <filesystem>
-#include <new>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <type_traits>
+#include <string>
 #include <utility>
 
-#include "generated/reference.hpp"
-#include "model/frames.hpp"
 #include "emit/prepare.hpp"
+#include "generated/reference.hpp"
+#include "generated/robot_entry.hpp"
+#include "model/frames.hpp"
 #include "model/urdf_loader.hpp"
 #include "sparse/problem.hpp"
-#include ROBOT_HEADER
 
 namespace rbdgen {
-namespace {
+namespace generated {
 
-namespace robot = ROBOT_NS;
-using Scalar = robot::Scalar;
-constexpr int kStates = 1000;
-
-std::vector<Scalar> to_scalar(const Eigen::MatrixXd& x) {
-    std::vector<Scalar> v;
-    for (int r = 0; r < x.rows(); ++r)
-        for (int c = 0; c < x.cols(); ++c) v.push_back(static_cast<Scalar>(x(r, c)));
-    return v;
+std::vector<const Robot*>& robots() {
+    static std::vector<const Robot*> all;
+    return all;
 }
 
+const Kernel& Robot::operator[](std::string_view kernel) const {
+    for (const Kernel& k : kernels)
+        if (kernel == k.name) return k;
+    std::cerr << name << " has no kernel " << kernel << " in its entry (tests/generated/robot_entry.cpp)\n";
+    std::abort();
+}
+
+}  // namespace generated
+
+namespace {
+
+using generated::Kernel;
+using generated::Robot;
+constexpr int kStates = 1000;
+
 // max |generated − reference| / max(1, max |reference|), the reference flattened row by row
-double rel_err(const std::vector<Scalar>& generated, const std::vector<double>& reference) {
+double rel_err(const std::vector<double>& generated, const std::vector<double>& reference) {
     EXPECT_EQ(generated.size(), reference.size());
     double diff = 0, scale = 1;
     for (size_t i = 0; i < reference.size(); ++i) {
-        diff = std::max(diff, std::abs(static_cast<double>(generated[i]) - reference[i]));
+        diff = std::max(diff, std::abs(generated[i] - reference[i]));
         scale = std::max(scale, std::abs(reference[i]));
     }
     return diff / scale;
@@ -51,22 +61,27 @@ std::vector<double> flat(const Eigen::MatrixXd& m) {
     return v;
 }
 
+// The fixture of every test below, on one robot (main registers each test on each robot).
 class Generated : public ::testing::Test {
+public:
+    explicit Generated(const Robot& r) : robot(r) {}
+
 protected:
+    const Robot& robot;
     void SetUp() override {
-        if (!std::filesystem::exists(ROBOT_URDF)) GTEST_SKIP() << ROBOT_URDF << " is absent: robot not tested";
+        if (!std::filesystem::exists(robot.urdf)) GTEST_SKIP() << robot.urdf << " is absent: robot not tested";
         // The reference runs on the model the generator traces (emit/prepare.hpp: snapped, in
         // internal frames), so that this compares the tracer and emitter alone (test_frames checks
         // those two steps).
-        model = prepare_model(load_urdf(ROBOT_URDF, {.floating_base = ROBOT_FLOATING})).model;
-        ASSERT_EQ(model.nq, robot::NQ);
-        ASSERT_EQ(model.nv, robot::NV);
-        ASSERT_EQ(model.N(), robot::NB);
+        model = prepare_model(load_urdf(robot.urdf, {.floating_base = robot.floating})).model;
+        ASSERT_EQ(model.nq, robot.NQ);
+        ASSERT_EQ(model.nv, robot.NV);
+        ASSERT_EQ(model.N(), robot.NB);
     }
     // A random state, rounded to the generated scalar so that both sides see the same numbers.
     void draw() {
         std::uniform_real_distribution<double> u(-1, 1);
-        auto rounded = [](double x) { return static_cast<double>(static_cast<Scalar>(x)); };
+        const auto rounded = robot.round;
         q = VecX<double>::NullaryExpr(model.nq, [&] { return rounded(3 * u(rng)); });
         for (const Body& b : model.bodies)
             if (b.joint.type == JointType::Floating) {
@@ -85,76 +100,91 @@ protected:
     double worst = 0;
     void TearDown() override {
         RecordProperty("worst_rel_err", std::to_string(worst));
-        std::cout << ROBOT_STR << " " << ::testing::UnitTest::GetInstance()->current_test_info()->name()
+        std::cout << robot.name << " " << ::testing::UnitTest::GetInstance()->current_test_info()->name()
                   << ": worst relative error " << worst << "\n";
     }
-    // Against another formulation (Nori's LU against RNEA and ABA): ROBOT_LU_TOLERANCE.
-    void check_lu(const std::vector<Scalar>& generated, const std::vector<double>& reference) {
+    // Against another formulation (Nori's LU against RNEA and ABA): the robot's lu_tolerance.
+    void check_lu(const std::vector<double>& generated, const std::vector<double>& reference) {
         const double e = rel_err(generated, reference);
         worst = std::max(worst, e);
-        ASSERT_LT(e, ROBOT_LU_TOLERANCE);
+        ASSERT_LT(e, robot.lu_tolerance);
     }
-    void check(const std::vector<Scalar>& generated, const std::vector<double>& reference) {
+    void check(const std::vector<double>& generated, const std::vector<double>& reference) {
         const double e = rel_err(generated, reference);
         worst = std::max(worst, e);
-        ASSERT_LT(e, ROBOT_TOLERANCE);
+        ASSERT_LT(e, robot.tolerance);
     }
 };
 
+// The tests, each registered by main on every robot it applies to.
+struct TestEntry {
+    const char* name;
+    bool (*applies)(const Robot&);
+    Generated* (*make)(const Robot&);
+};
+std::vector<TestEntry>& tests() {
+    static std::vector<TestEntry> all;
+    return all;
+}
+bool every_robot(const Robot&) { return true; }
+#define GENERATED_TEST(Name, applies)                                                                     \
+    struct Name : Generated {                                                                             \
+        using Generated::Generated;                                                                       \
+        void TestBody() override;                                                                         \
+    };                                                                                                    \
+    const bool Name##_added = (tests().push_back({#Name, applies, [](const Robot& r) -> Generated* { return new Name(r); }}), true); \
+    void Name::TestBody()
+
 #define FOR_STATES for (int s = 0; s < kStates && !HasFatalFailure(); ++s)
 
-TEST_F(Generated, Rnea) {
-    std::vector<Scalar> out(robot::NV);
+GENERATED_TEST(Rnea, every_robot) {
+    std::vector<double> out(robot.NV);
     FOR_STATES {
         draw();
-        robot::rnea(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(qdd).data(), to_scalar(g).data(), out.data());
+        robot["rnea"](q.data(), qd.data(), qdd.data(), g.data(), out.data());
         check(out, flat(reference::rnea(model, q, qd, qdd, g)));
     }
 }
 
-#ifdef ROBOT_DERIVATIVES
-// The derivatives of the dynamics (double builds): rnea_derivatives and aba_derivatives, each output
-// after the other against the reference's.
-TEST_F(Generated, Derivatives) {
-    const int n = robot::NV * robot::NV;
-    std::vector<Scalar> out(3 * n);
+// The derivatives of the dynamics (the double builds have them): rnea_derivatives and
+// aba_derivatives, each output after the other against the reference's.
+bool has_derivatives(const Robot& r) { return r.has("rnea_derivatives"); }
+GENERATED_TEST(Derivatives, has_derivatives) {
+    const int n = robot.NV * robot.NV;
+    std::vector<double> out(3 * n);
     FOR_STATES {
         draw();
-        robot::rnea_derivatives(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(qdd).data(), to_scalar(g).data(), out.data(),
-                                out.data() + n);
-        check(std::vector<Scalar>(out.begin(), out.begin() + 2 * n), reference::rnea_derivatives(model, q, qd, qdd, g));
-        if (robot::fd_refusal[0]) continue;
-        robot::aba_derivatives(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(tau).data(), to_scalar(g).data(), out.data(),
-                               out.data() + n, out.data() + 2 * n);
+        robot["rnea_derivatives"](q.data(), qd.data(), qdd.data(), g.data(), out.data(), out.data() + n);
+        check(std::vector<double>(out.begin(), out.begin() + 2 * n), reference::rnea_derivatives(model, q, qd, qdd, g));
+        if (robot.fd_refusal[0]) continue;
+        robot["aba_derivatives"](q.data(), qd.data(), tau.data(), g.data(), out.data(), out.data() + n, out.data() + 2 * n);
         check(out, reference::aba_derivatives(model, q, qd, tau, g));
     }
 }
-#endif
 
 // The float error budget of report.json (the generator's own float evaluation of the trace, on its
 // states) predicts what this compiled float build loses on these states: the measured worst
 // ‖Δ‖∞ / ‖y‖∞ of rnea and crba lies within a factor 10 of the budget (above its 99th percentile / 10,
 // below its worst × 10). A double build has no float budget to check.
-TEST_F(Generated, FloatBudgetPredictsTheCompiledFloatKernels) {
-    if (sizeof(Scalar) != sizeof(float)) GTEST_SKIP() << "a double build: the float budget is checked on the float build";
-    const nlohmann::json report = nlohmann::json::parse(std::ifstream(ROBOT_REPORT));
-    const auto measured = [](const std::vector<Scalar>& f, const std::vector<double>& d) {
+GENERATED_TEST(FloatBudgetPredictsTheCompiledFloatKernels, every_robot) {
+    if (std::string(robot.scalar) != "float") GTEST_SKIP() << "a double build: the float budget is checked on the float build";
+    const nlohmann::json report = nlohmann::json::parse(std::ifstream(robot.report));
+    const auto measured = [](const std::vector<double>& f, const std::vector<double>& d) {
         double diff = 0, scale = 0;
         for (size_t i = 0; i < d.size(); ++i) diff = std::max(diff, std::abs(f[i] - d[i])), scale = std::max(scale, std::abs(d[i]));
         return diff / scale;
     };
     double rnea_worst = 0, crba_worst = 0;
-    std::vector<Scalar> tau_out(robot::NV), H_out(robot::NV * robot::NV);
+    std::vector<double> tau_out(robot.NV), H_out(robot.NV * robot.NV);
     FOR_STATES {
         draw();
-        robot::rnea(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(qdd).data(), to_scalar(g).data(), tau_out.data());
+        robot["rnea"](q.data(), qd.data(), qdd.data(), g.data(), tau_out.data());
         rnea_worst = std::max(rnea_worst, measured(tau_out, flat(reference::rnea(model, q, qd, qdd, g))));
-        robot::crba(to_scalar(q).data(), H_out.data());
+        robot["crba"](q.data(), H_out.data());
         Eigen::MatrixXd H = reference::crba(model, q);
-        std::vector<Scalar> lower;
-        std::vector<double> lower_ref;
-        for (int r = 0; r < robot::NV; ++r)
-            for (int c = 0; c <= r; ++c) lower.push_back(H_out[r * robot::NV + c]), lower_ref.push_back(H(r, c));
+        std::vector<double> lower, lower_ref;
+        for (int r = 0; r < robot.NV; ++r)
+            for (int c = 0; c <= r; ++c) lower.push_back(H_out[r * robot.NV + c]), lower_ref.push_back(H(r, c));
         crba_worst = std::max(crba_worst, measured(lower, lower_ref));
     }
     for (const auto& [kernel, worst] : {std::pair<const char*, double>{"rnea", rnea_worst}, {"crba", crba_worst}}) {
@@ -168,8 +198,8 @@ TEST_F(Generated, FloatBudgetPredictsTheCompiledFloatKernels) {
 // The robot's kernels are emitted the way tests/generated/CMakeLists.txt asked (EMISSION compact or
 // uniform in double, straight in float), so that the tests of this file check that emission: compact
 // and uniform, every kernel whose algorithm marks its steps; straight, every kernel.
-TEST_F(Generated, KernelsHaveTheEmissionAskedFor) {
-    const nlohmann::json report = nlohmann::json::parse(std::ifstream(ROBOT_REPORT));
+GENERATED_TEST(KernelsHaveTheEmissionAskedFor, every_robot) {
+    const nlohmann::json report = nlohmann::json::parse(std::ifstream(robot.report));
     const std::string command = report["command"];
     std::string asked = "straight";
     for (const char* e : {"compact", "uniform"})
@@ -188,60 +218,59 @@ TEST_F(Generated, KernelsHaveTheEmissionAskedFor) {
         for (const auto& [k, entry] : report["kernels"].items()) EXPECT_EQ(entry["emission"], "straight") << k;
 }
 
-TEST_F(Generated, Gravity) {
-    std::vector<Scalar> out(robot::NV);
+GENERATED_TEST(Gravity, every_robot) {
+    std::vector<double> out(robot.NV);
     FOR_STATES {
         draw();
-        robot::gravity(to_scalar(q).data(), to_scalar(g).data(), out.data());
+        robot["gravity"](q.data(), g.data(), out.data());
         check(out, flat(reference::gravity(model, q, g)));
     }
 }
 
 // nle was added by its kernel spec alone (emit/kernel_specs.cpp): C(q, qd) qd + g = RNEA(q, qd, 0),
 // and, by a second formulation, RNEA(q, qd, qdd) - H(q) qdd with H from CRBA.
-TEST_F(Generated, NonlinearEffects) {
-    std::vector<Scalar> out(robot::NV);
+GENERATED_TEST(NonlinearEffects, every_robot) {
+    std::vector<double> out(robot.NV);
     FOR_STATES {
         draw();
-        robot::nle(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(g).data(), out.data());
+        robot["nle"](q.data(), qd.data(), g.data(), out.data());
         check(out, flat(reference::rnea(model, q, qd, VecX<double>::Zero(model.nv), g)));
         check(out, flat(reference::rnea(model, q, qd, qdd, g) - reference::crba(model, q) * qdd));
     }
 }
 
-TEST_F(Generated, Crba) {
-    std::vector<Scalar> out(robot::NV * robot::NV);
+GENERATED_TEST(Crba, every_robot) {
+    std::vector<double> out(robot.NV * robot.NV);
     FOR_STATES {
         draw();
-        robot::crba(to_scalar(q).data(), out.data());
+        robot["crba"](q.data(), out.data());
         check(out, flat(reference::crba(model, q)));
     }
 }
 
-TEST_F(Generated, LtdlAndSolve) {
-    if (robot::fd_refusal[0]) GTEST_SKIP() << robot::fd_refusal;
-    std::vector<Scalar> LD(robot::NV * robot::NV), x(robot::NV);
+GENERATED_TEST(LtdlAndSolve, every_robot) {
+    if (robot.fd_refusal[0]) GTEST_SKIP() << robot.fd_refusal;
+    std::vector<double> LD(robot.NV * robot.NV), x(robot.NV);
     FOR_STATES {
         draw();
-        MatX<double> H = reference::crba(model, q);
-        const std::vector<Scalar> Hs = to_scalar(H);
-        H = Eigen::Map<const Eigen::Matrix<Scalar, -1, -1, Eigen::RowMajor>>(Hs.data(), model.nv, model.nv).cast<double>();
-        robot::ltdl(Hs.data(), LD.data());
+        MatX<double> H = reference::crba(model, q).unaryExpr(robot.round);  // what the kernel sees
+        std::vector<double> Hs = flat(H);
+        robot["ltdl"](Hs.data(), LD.data());
         const MatX<double> ref = reference::ltdl(model, H);
         check(LD, flat(ref));
-        robot::ltdl_solve(LD.data(), to_scalar(tau).data(), x.data());
+        robot["ltdl_solve"](LD.data(), tau.data(), x.data());
         check(x, flat(reference::ltdl_solve(model, ref, tau)));
     }
 }
 
-TEST_F(Generated, ForwardDynamics) {
-    if (robot::fd_refusal[0]) GTEST_SKIP() << robot::fd_refusal;
-    std::vector<Scalar> out(robot::NV);
+GENERATED_TEST(ForwardDynamics, every_robot) {
+    if (robot.fd_refusal[0]) GTEST_SKIP() << robot.fd_refusal;
+    std::vector<double> out(robot.NV);
     FOR_STATES {
         draw();
-        robot::aba(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(tau).data(), to_scalar(g).data(), out.data());
+        robot["aba"](q.data(), qd.data(), tau.data(), g.data(), out.data());
         check(out, flat(reference::aba(model, q, qd, tau, g)));
-        robot::fd_crba_ltdl(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(tau).data(), to_scalar(g).data(), out.data());
+        robot["fd_crba_ltdl"](q.data(), qd.data(), tau.data(), g.data(), out.data());
         check(out, flat(reference::fd_crba_ltdl(model, q, qd, tau, g)));
     }
 }
@@ -249,218 +278,186 @@ TEST_F(Generated, ForwardDynamics) {
 // Nori's problems, emitted (PROBLEMS id fd): a second formulation of the dynamics, so these check
 // the physics too. The fused kernel, and its three steps (assemble, factor, solve) whose d holds τ or
 // q̈ where newton_euler_layout puts them.
-TEST_F(Generated, LuInverseDynamicsIsRnea) {
-    std::vector<Scalar> tau_lu(robot::NV), D(robot::id_assemble_D_size), b(robot::id_assemble_b_size),
-        LU(robot::id_factor_LU_size), d(robot::id_solve_d_size);
+void check_problem_steps(const Robot& robot, const std::string& problem, std::vector<double>& D, std::vector<double>& b,
+                         std::vector<double>& LU, std::vector<double>& d, const VecX<double>& q, const VecX<double>& qd,
+                         const VecX<double>& input, const Vec3<double>& g) {
+    const Kernel &assemble = robot[problem + "_assemble"], &factor = robot[problem + "_factor"], &solve = robot[problem + "_solve"];
+    D.resize(assemble.sizes[4]), b.resize(assemble.sizes[5]), LU.resize(factor.sizes[1]), d.resize(solve.sizes[3]);
+    assemble(q.data(), qd.data(), input.data(), g.data(), D.data(), b.data());
+    factor(D.data(), LU.data());
+    solve(D.data(), LU.data(), b.data(), d.data());
+}
+
+GENERATED_TEST(LuInverseDynamicsIsRnea, every_robot) {
+    std::vector<double> tau_lu(robot.NV), D, b, LU, d;
     FOR_STATES {
         draw();
         const std::vector<double> reference = flat(reference::rnea(model, q, qd, qdd, g));
-        robot::id_lu(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(qdd).data(), to_scalar(g).data(), tau_lu.data());
+        robot["id_lu"](q.data(), qd.data(), qdd.data(), g.data(), tau_lu.data());
         check_lu(tau_lu, reference);
-        robot::id_assemble(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(qdd).data(), to_scalar(g).data(), D.data(), b.data());
-        robot::id_factor(D.data(), LU.data());
-        robot::id_solve(D.data(), LU.data(), b.data(), d.data());
-        check_lu(to_scalar(joint_space<double>(model, Eigen::Map<const VecX<Scalar>>(d.data(), d.size()).cast<double>(), true)), reference);
+        check_problem_steps(robot, "id", D, b, LU, d, q, qd, qdd, g);
+        check_lu(flat(joint_space<double>(model, Eigen::Map<const VecX<double>>(d.data(), d.size()), true).unaryExpr(robot.round)),
+                 reference);
     }
 }
 
-TEST_F(Generated, LuForwardDynamicsIsAba) {
-    std::vector<Scalar> qdd_lu(robot::NV), D(robot::fd_assemble_D_size), b(robot::fd_assemble_b_size),
-        LU(robot::fd_factor_LU_size), d(robot::fd_solve_d_size);
+GENERATED_TEST(LuForwardDynamicsIsAba, every_robot) {
+    std::vector<double> qdd_lu(robot.NV), D, b, LU, d;
     FOR_STATES {
         draw();
         const std::vector<double> reference = flat(reference::aba(model, q, qd, tau, g));
-        robot::fd_lu(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(tau).data(), to_scalar(g).data(), qdd_lu.data());
+        robot["fd_lu"](q.data(), qd.data(), tau.data(), g.data(), qdd_lu.data());
         check_lu(qdd_lu, reference);
-        robot::fd_assemble(to_scalar(q).data(), to_scalar(qd).data(), to_scalar(tau).data(), to_scalar(g).data(), D.data(), b.data());
-        robot::fd_factor(D.data(), LU.data());
-        robot::fd_solve(D.data(), LU.data(), b.data(), d.data());
-        check_lu(to_scalar(joint_space<double>(model, Eigen::Map<const VecX<Scalar>>(d.data(), d.size()).cast<double>(), false)), reference);
+        check_problem_steps(robot, "fd", D, b, LU, d, q, qd, tau, g);
+        check_lu(flat(joint_space<double>(model, Eigen::Map<const VecX<double>>(d.data(), d.size()), false).unaryExpr(robot.round)),
+                 reference);
     }
 }
 
-TEST_F(Generated, KinematicsAndJacobians) {
-    std::vector<Scalar> pose(12 * robot::NB), J(6 * robot::NV);
+GENERATED_TEST(KinematicsAndJacobians, every_robot) {
+    std::vector<double> pose(12 * robot.NB), J(6 * robot.NV);
     FOR_STATES {
         draw();
-        robot::fk(to_scalar(q).data(), pose.data());
+        robot["fk"](q.data(), pose.data());
         check(pose, reference::poses(model, q));
-        robot::jacobians(to_scalar(q).data(), J.data());
+        robot["jacobians"](q.data(), J.data());
         check(J, flat(reference::spatial_jacobian(model, q)));
     }
 }
 
-
-#ifdef ROBOT_BATCH
-// The batched kernels (BATCH W): lane s of batch::k computes what k computes for state s. Inputs are
-// random numbers (the kernels' arithmetic, not the physics: that is the single-state kernels' test
-// above); each output element of each lane equals the single-state kernel's within 1e-13 relative
-// to the array's largest finite magnitude (at least 1), or is non-finite where it is.
-using Batch = robot::Batch;
-constexpr int W = robot::BATCH;
-
-// Arrays of Batch aligned to 64 bytes: this file may be built without the kernels' vector flags (it
-// shares Eigen objects with libraries built without them), where alignof(Batch) is only 16.
-template <class T> struct Aligned {
-    using value_type = T;
-    Aligned() = default;
-    template <class U> Aligned(const Aligned<U>&) {}
-    T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(64))); }
-    void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t(64)); }
-    template <class U> bool operator==(const Aligned<U>&) const { return true; }
-    template <class U> bool operator!=(const Aligned<U>&) const { return false; }
-};
-using Batches = std::vector<Batch, Aligned<Batch>>;
-
-template <class V, class... P, size_t... I> void call_with(void (*f)(P...) noexcept, std::vector<V>& a, std::index_sequence<I...>) {
-    f(static_cast<P>(a[I].data())...);
-}
-
-template <class... A, class... B>
-void check_batch(const char* name, void (*single)(A...) noexcept, void (*batched)(B...) noexcept, const int* sizes, std::mt19937_64& rng) {
-    constexpr size_t n = sizeof...(A);
-    static_assert(n == sizeof...(B));
-    constexpr bool input[] = {std::is_const_v<std::remove_pointer_t<A>>...};
+// The batched kernels (BATCH W, every robot here): lane s of batch::k computes what k computes for
+// state s. Inputs are random numbers (the kernels' arithmetic, not the physics: that is the
+// single-state kernels' test above); each output element of each lane equals the single-state
+// kernel's within 1e-13 relative to the array's largest finite magnitude (at least 1), or is
+// non-finite where it is.
+void check_batch(const Kernel& k, int W, std::mt19937_64& rng) {
+    const int n = k.args;
     std::uniform_real_distribution<double> u(-3, 3);
-    std::vector<std::vector<std::vector<Scalar>>> lanes(W, std::vector<std::vector<Scalar>>(n));
-    std::vector<Batches> b(n);
-    for (size_t i = 0; i < n; ++i) {
-        b[i].assign(sizes[i], Batch{});
+    std::vector<std::vector<std::vector<double>>> lanes(W, std::vector<std::vector<double>>(n));
+    std::vector<std::vector<double>> b(n);
+    for (int i = 0; i < n; ++i) {
+        b[i].assign(k.sizes[i] * W, 0.0);
         for (int s = 0; s < W; ++s) {
-            lanes[s][i].assign(sizes[i], Scalar(0));
-            if (!input[i]) continue;
-            for (int e = 0; e < sizes[i]; ++e) b[i][e][s] = lanes[s][i][e] = static_cast<Scalar>(u(rng));
+            lanes[s][i].assign(k.sizes[i], 0.0);
+            if (!k.input[i]) continue;
+            for (int e = 0; e < k.sizes[i]; ++e) b[i][e * W + s] = lanes[s][i][e] = u(rng);
         }
     }
-    for (int s = 0; s < W; ++s) call_with(single, lanes[s], std::index_sequence_for<A...>{});
-    call_with(batched, b, std::index_sequence_for<B...>{});
-    for (size_t i = 0; i < n; ++i) {
-        if (input[i]) continue;
+    const auto pointers = [n](std::vector<std::vector<double>>& a) {
+        std::vector<double*> p(n);
+        for (int i = 0; i < n; ++i) p[i] = a[i].data();
+        return p;
+    };
+    for (int s = 0; s < W; ++s) k.call(pointers(lanes[s]).data());
+    k.batch(pointers(b).data());
+    for (int i = 0; i < n; ++i) {
+        if (k.input[i]) continue;
         for (int s = 0; s < W; ++s) {
             double scale = 1;
-            for (Scalar x : lanes[s][i])
-                if (std::isfinite(x)) scale = std::max(scale, std::abs(static_cast<double>(x)));
-            for (int e = 0; e < sizes[i]; ++e) {
-                const double x = lanes[s][i][e], y = b[i][e][s];
+            for (double x : lanes[s][i])
+                if (std::isfinite(x)) scale = std::max(scale, std::abs(x));
+            for (int e = 0; e < k.sizes[i]; ++e) {
+                const double x = lanes[s][i][e], y = b[i][e * W + s];
                 if (!std::isfinite(x) || !std::isfinite(y)) {
-                    ASSERT_TRUE(std::isnan(x) ? std::isnan(y) : x == y) << name << " argument " << i << " element " << e << " lane " << s;
+                    ASSERT_TRUE(std::isnan(x) ? std::isnan(y) : x == y) << k.name << " argument " << i << " element " << e << " lane " << s;
                     continue;
                 }
-                ASSERT_LE(std::abs(x - y), 1e-13 * scale) << name << " argument " << i << " element " << e << " lane " << s;
+                ASSERT_LE(std::abs(x - y), 1e-13 * scale) << k.name << " argument " << i << " element " << e << " lane " << s;
             }
         }
     }
 }
-#define CHECK_BATCH(k) check_batch(#k, &robot::k, &robot::batch::k, robot::batch::k##_sizes, rng)
 
-TEST_F(Generated, BatchedKernelsEqualTheSingleStateKernels) {
-    for (int round = 0; round < 50 && !HasFatalFailure(); ++round) {
-        CHECK_BATCH(fk);
-        CHECK_BATCH(rnea);
-        CHECK_BATCH(gravity);
-        CHECK_BATCH(nle);
-        CHECK_BATCH(crba);
-        CHECK_BATCH(ltdl);
-        CHECK_BATCH(ltdl_solve);
-        CHECK_BATCH(fd_crba_ltdl);
-        CHECK_BATCH(aba);
-        CHECK_BATCH(jacobians);
-        CHECK_BATCH(id_lu);
-        CHECK_BATCH(id_assemble);
-        CHECK_BATCH(id_factor);
-        CHECK_BATCH(id_solve);
-        CHECK_BATCH(fd_lu);
-        CHECK_BATCH(fd_assemble);
-        CHECK_BATCH(fd_factor);
-        CHECK_BATCH(fd_solve);
-#ifdef ROBOT_DERIVATIVES
-        CHECK_BATCH(rnea_derivatives);
-        CHECK_BATCH(aba_derivatives);
-#endif
-    }
+GENERATED_TEST(BatchedKernelsEqualTheSingleStateKernels, every_robot) {
+    for (int round = 0; round < 50 && !HasFatalFailure(); ++round)
+        for (const Kernel& k : robot.kernels) {
+            check_batch(k, robot.W, rng);
+            if (HasFatalFailure()) return;
+        }
 }
 
 // Cold calls: k_cold (warm, then k) returns what k returns, bit for bit, at random inputs; and the
 // kernel's code range from extent() (the linker's bounds of its section) holds both functions, and
 // warm() of it, then of every kernel, changes nothing either.
-template <class... A>
-void check_cold(const char* name, void (*plain)(A...) noexcept, void (*cold)(A...) noexcept, robot::Kernel kernel, const int* sizes,
-                std::mt19937_64& rng) {
-    constexpr size_t n = sizeof...(A);
-    constexpr bool input[] = {std::is_const_v<std::remove_pointer_t<A>>...};
+void check_cold(const Robot& robot, const Kernel& k, std::mt19937_64& rng) {
+    const int n = k.args;
     std::uniform_real_distribution<double> u(-3, 3);
-    std::vector<std::vector<Scalar>> a(n), b(n), c(n);
-    for (size_t i = 0; i < n; ++i) {
-        a[i].assign(sizes[i], Scalar(0));
-        if (input[i])
-            for (Scalar& x : a[i]) x = static_cast<Scalar>(u(rng));
+    std::vector<std::vector<double>> a(n), b(n), c(n);
+    for (int i = 0; i < n; ++i) {
+        a[i].assign(k.sizes[i], 0.0);
+        if (k.input[i])
+            for (double& x : a[i]) x = robot.round(u(rng));
     }
     b = a, c = a;
-    call_with(plain, a, std::index_sequence_for<A...>{});
-    call_with(cold, b, std::index_sequence_for<A...>{});
-    robot::warm(kernel);
-    robot::warm_all();
-    call_with(plain, c, std::index_sequence_for<A...>{});
-    for (size_t i = 0; i < n; ++i)
-        for (int e = 0; e < sizes[i]; ++e) {
-            ASSERT_EQ(std::memcmp(&a[i][e], &b[i][e], sizeof(Scalar)), 0) << name << "_cold argument " << i << " element " << e;
-            ASSERT_EQ(std::memcmp(&a[i][e], &c[i][e], sizeof(Scalar)), 0) << name << " after warm, argument " << i << " element " << e;
+    const auto pointers = [n](std::vector<std::vector<double>>& x) {
+        std::vector<double*> p(n);
+        for (int i = 0; i < n; ++i) p[i] = x[i].data();
+        return p;
+    };
+    k.call(pointers(a).data());
+    k.cold(pointers(b).data());
+    k.warm();
+    robot.warm_all();
+    k.call(pointers(c).data());
+    for (int i = 0; i < n; ++i)
+        for (int e = 0; e < k.sizes[i]; ++e) {
+            ASSERT_EQ(std::memcmp(&a[i][e], &b[i][e], sizeof(double)), 0) << k.name << "_cold argument " << i << " element " << e;
+            ASSERT_EQ(std::memcmp(&a[i][e], &c[i][e], sizeof(double)), 0) << k.name << " after warm, argument " << i << " element " << e;
         }
-    const rbdgen_extent x = robot::extent(kernel);
-    const auto inside = [&](const void* f) { return x.range[0][0] <= static_cast<const char*>(f) && static_cast<const char*>(f) < x.range[0][1]; };
-    EXPECT_TRUE(inside(reinterpret_cast<const void*>(plain))) << name << " is outside its code range";
-    EXPECT_TRUE(inside(reinterpret_cast<const void*>(cold))) << name << "_cold is outside its code range";
+    EXPECT_TRUE(k.in_code_range(false)) << k.name << " is outside its code range";
+    EXPECT_TRUE(k.in_code_range(true)) << k.name << "_cold is outside its code range";
 }
-#define CHECK_COLD(k) check_cold(#k, &robot::k, &robot::k##_cold, robot::Kernel::k, robot::batch::k##_sizes, rng)
 
-TEST_F(Generated, ColdEntriesAndWarmChangeNoResult) {
-    for (int round = 0; round < 5 && !HasFatalFailure(); ++round) {
-        CHECK_COLD(fk);
-        CHECK_COLD(rnea);
-        CHECK_COLD(gravity);
-        CHECK_COLD(nle);
-        CHECK_COLD(crba);
-        CHECK_COLD(ltdl);
-        CHECK_COLD(ltdl_solve);
-        CHECK_COLD(fd_crba_ltdl);
-        CHECK_COLD(aba);
-        CHECK_COLD(jacobians);
-        CHECK_COLD(id_lu);
-        CHECK_COLD(fd_solve);
-#ifdef ROBOT_DERIVATIVES
-        CHECK_COLD(rnea_derivatives);
-        CHECK_COLD(aba_derivatives);
-#endif
-    }
+GENERATED_TEST(ColdEntriesAndWarmChangeNoResult, every_robot) {
+    const std::vector<std::string> kernels = {"fk", "rnea", "gravity", "nle", "crba", "ltdl", "ltdl_solve", "fd_crba_ltdl", "aba",
+                                              "jacobians", "id_lu", "fd_solve", "rnea_derivatives", "aba_derivatives"};
+    for (int round = 0; round < 5 && !HasFatalFailure(); ++round)
+        for (const std::string& k : kernels)
+            if (robot.has(k)) {
+                check_cold(robot, robot[k], rng);
+                if (HasFatalFailure()) return;
+            }
 }
 
 // And against the reference at physical states: W of them a call, RNEA and ABA.
-TEST_F(Generated, BatchedDynamicsAgreeWithTheReference) {
-    Batches bq(robot::NQ), bqd(robot::NV), bqdd(robot::NV), btau(robot::NV), bg(3), out(robot::NV);
+GENERATED_TEST(BatchedDynamicsAgreeWithTheReference, every_robot) {
+    const int W = robot.W;
+    std::vector<double> bq(robot.NQ * W), bqd(robot.NV * W), bqdd(robot.NV * W), btau(robot.NV * W), bg(3 * W), out(robot.NV * W);
     for (int call = 0; call < kStates / W && !HasFatalFailure(); ++call) {
         std::vector<std::vector<double>> rnea_ref, aba_ref;
         for (int s = 0; s < W; ++s) {
             draw();
-            for (int i = 0; i < robot::NQ; ++i) bq[i][s] = static_cast<Scalar>(q[i]);
-            for (int i = 0; i < robot::NV; ++i)
-                bqd[i][s] = static_cast<Scalar>(qd[i]), bqdd[i][s] = static_cast<Scalar>(qdd[i]), btau[i][s] = static_cast<Scalar>(tau[i]);
-            for (int i = 0; i < 3; ++i) bg[i][s] = static_cast<Scalar>(g[i]);
+            for (int i = 0; i < robot.NQ; ++i) bq[i * W + s] = q[i];
+            for (int i = 0; i < robot.NV; ++i) bqd[i * W + s] = qd[i], bqdd[i * W + s] = qdd[i], btau[i * W + s] = tau[i];
+            for (int i = 0; i < 3; ++i) bg[i * W + s] = g[i];
             rnea_ref.push_back(flat(reference::rnea(model, q, qd, qdd, g)));
-            aba_ref.push_back(robot::fd_refusal[0] ? std::vector<double>() : flat(reference::aba(model, q, qd, tau, g)));
+            aba_ref.push_back(robot.fd_refusal[0] ? std::vector<double>() : flat(reference::aba(model, q, qd, tau, g)));
         }
         const auto lane = [&](int s) {
-            std::vector<Scalar> x(robot::NV);
-            for (int i = 0; i < robot::NV; ++i) x[i] = out[i][s];
+            std::vector<double> x(robot.NV);
+            for (int i = 0; i < robot.NV; ++i) x[i] = out[i * W + s];
             return x;
         };
-        robot::batch::rnea(bq.data(), bqd.data(), bqdd.data(), bg.data(), out.data());
+        double* rnea_args[] = {bq.data(), bqd.data(), bqdd.data(), bg.data(), out.data()};
+        robot["rnea"].batch(rnea_args);
         for (int s = 0; s < W; ++s) check(lane(s), rnea_ref[s]);
-        if (robot::fd_refusal[0]) continue;
-        robot::batch::aba(bq.data(), bqd.data(), btau.data(), bg.data(), out.data());
+        if (robot.fd_refusal[0]) continue;
+        double* aba_args[] = {bq.data(), bqd.data(), btau.data(), bg.data(), out.data()};
+        robot["aba"].batch(aba_args);
         for (int s = 0; s < W; ++s) check(lane(s), aba_ref[s]);
     }
 }
-#endif
 
 }  // namespace
 }  // namespace rbdgen
+
+// Each test of this file on each robot it applies to, as <robot>.Generated.<test>.
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    for (const rbdgen::generated::Robot* r : rbdgen::generated::robots())
+        for (const rbdgen::TestEntry& t : rbdgen::tests())
+            if (t.applies(*r))
+                ::testing::RegisterTest((std::string(r->name) + ".Generated").c_str(), t.name, nullptr, nullptr, __FILE__, __LINE__,
+                                        [r, make = t.make]() -> rbdgen::Generated* { return make(*r); });
+    return RUN_ALL_TESTS();
+}

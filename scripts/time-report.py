@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Where a build's and its tests' time goes (docs/testing.md, "Where the time goes").
+
+    scripts/time-report.py BUILD_DIR [BUILD_DIR ...]
+
+For each build folder: the CPU seconds of its build steps from ninja's log (.ninja_log: one line a
+step, its start and end in ms; each step is one process on one core), summed by kind of step, and
+the seconds of its tests from ctest's record (Testing/Temporary/CTestCostData.txt: the tests that ran,
+a skipped one not among them), summed by suite. A folder built by make has no log of its steps: only its tests are listed.
+"""
+import collections
+import os
+import re
+import sys
+
+# (kind, pattern on the step's output path), first match wins.
+STEP_KINDS = [
+    ("generator: the two instance files", r"generator/.*/instances/"),
+    ("generator: other objects and links", r"^generator/|^rbdgen$|/rbdgen$"),
+    ("robots: generation (rbdgen generate)", r"/rbdgen/[^/]+/[^/]+\.(hpp|md|json|cpp)$"),
+    ("robots: Python modules (binding objects)", r"_python\.dir/"),
+    ("robots: eval and bench drivers", r"_(eval|bench)\.dir/|rbdgen_eval_state"),
+    ("robots of test_generated: kernel objects", r"CMakeFiles/gen_[^/]+\.dir/rbdgen/[^/]+/[^/]+\.cpp\.o$"),
+    ("robots of the other tests: kernel objects", r"CMakeFiles/[^/]+\.dir/rbdgen/[^/]+/[^/]+\.cpp\.o$"),
+    ("test_generated: the robots' entries", r"entry_[^/]+\.dir/"),
+    ("test_generated: test_generated.cpp", r"test_gen[^/]*\.dir/test_generated\.cpp\.o$"),
+    ("unit tests: objects", r"tests/CMakeFiles/test_[^/]+\.dir/.*\.o$|rbdgen_reference"),
+    ("fuzz targets", r"fuzz"),
+    ("links (archives and programs)", r"\.a$|/test_[^/.]+$|[^/.]+$"),
+]
+
+
+def step_kind(path):
+    for kind, pattern in STEP_KINDS:
+        if re.search(pattern, path):
+            return kind
+    return "other"
+
+
+def read_ninja_log(folder):
+    """{step: (kind, seconds)} of the log's last run of each step (ninja appends; a rebuilt step
+    repeats), a command that writes several files (rbdgen generate) counted once."""
+    path = os.path.join(folder, ".ninja_log")
+    if not os.path.exists(path):
+        return None
+    steps = {}
+    prefix = os.path.abspath(folder) + "/"  # a custom command's outputs are logged by absolute path too
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            start, end, _, output, _ = line.rstrip("\n").split("\t")
+            output = output[len(prefix):] if output.startswith(prefix) else output
+            steps[output] = (int(end) - int(start)) / 1000.0
+    # One command that writes several outputs is listed once a file: count it once.
+    by_command = {}
+    for output, seconds in steps.items():
+        kind = step_kind(output)
+        m = re.match(r"(.*/rbdgen/[^/]+)/[^/]+$", output)
+        key = m.group(1) if m and kind.startswith("robots: generation") else output
+        by_command[key] = (kind, max(by_command.get(key, (kind, 0))[1], seconds))
+    return by_command
+
+
+def read_ctest_costs(folder):
+    path = os.path.join(folder, "Testing", "Temporary", "CTestCostData.txt")
+    if not os.path.exists(path):
+        return None
+    costs = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("---"):
+                break
+            parts = line.rstrip("\n").rsplit(" ", 2)  # a name may hold spaces (gtest's "# GetParam() = ...")
+            if len(parts) == 3 and int(parts[1]) > 0:  # 0: listed, not run (skipped, or another run's name)
+                costs[parts[0]] = float(parts[2])
+    return costs
+
+
+def suite_of(test):
+    # gtest's Suite.Test (test_generated: robot.Generated.Test), the scripts' own names
+    parts = test.split(".")
+    if len(parts) >= 3 and parts[1] == "Generated":
+        return "Generated (test_generated.cpp, all robots)"
+    return parts[0].split("/")[-1]
+
+
+def report(folder):
+    print(f"## {folder}\n")
+    steps = read_ninja_log(folder)
+    if steps is None:
+        print("(no .ninja_log: not a Ninja build)\n")
+    else:
+        kinds = collections.defaultdict(lambda: [0.0, 0])
+        for kind, seconds in steps.values():
+            k = kinds[kind]
+            k[0] += seconds
+            k[1] += 1
+        total = sum(s for s, _ in kinds.values())
+        print("| build steps | steps | CPU s | share |\n| --- | ---: | ---: | ---: |")
+        for kind, (seconds, n) in sorted(kinds.items(), key=lambda kv: -kv[1][0]):
+            print(f"| {kind} | {n} | {seconds:.0f} | {100 * seconds / total:.0f}% |")
+        print(f"| all | {len(steps)} | {total:.0f} | |\n")
+        print("The ten longest steps:\n")
+        for output, (_, seconds) in sorted(steps.items(), key=lambda kv: -kv[1][1])[:10]:
+            print(f"- {seconds:.1f} s {output}")
+        print()
+    costs = read_ctest_costs(folder)
+    if costs is None:
+        print("(no ctest record)\n")
+        return
+    suites = collections.defaultdict(lambda: [0.0, 0])
+    for test, seconds in costs.items():
+        s = suites[suite_of(test)]
+        s[0] += seconds
+        s[1] += 1
+    total = sum(s for s, _ in suites.values())
+    print("| tests | tests | s | share |\n| --- | ---: | ---: | ---: |")
+    for suite, (seconds, n) in sorted(suites.items(), key=lambda kv: -kv[1][0])[:25]:
+        print(f"| {suite} | {n} | {seconds:.0f} | {100 * seconds / total:.0f}% |")
+    print(f"| all | {len(costs)} | {total:.0f} | |\n")
+    print("The ten longest tests:\n")
+    for test, seconds in sorted(costs.items(), key=lambda kv: -kv[1])[:10]:
+        print(f"- {seconds:.1f} s {test}")
+    print()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    for folder in sys.argv[1:]:
+        report(folder)
