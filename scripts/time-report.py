@@ -26,6 +26,7 @@ STEP_KINDS = [
     ("test_generated: test_generated.cpp", r"test_gen[^/]*\.dir/test_generated\.cpp\.o$"),
     ("unit tests: objects", r"tests/CMakeFiles/test_[^/]+\.dir/.*\.o$|rbdgen_reference"),
     ("fuzz targets", r"fuzz"),
+    ("precompiled headers", r"cmake_pch\.hxx\.gch$"),
     ("links (archives and programs)", r"\.a$|/test_[^/.]+$|[^/.]+$"),
 ]
 
