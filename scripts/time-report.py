@@ -102,6 +102,20 @@ def report(folder):
         for kind, (seconds, n) in sorted(kinds.items(), key=lambda kv: -kv[1][0]):
             print(f"| {kind} | {n} | {seconds:.0f} | {100 * seconds / total:.0f}% |")
         print(f"| all | {len(steps)} | {total:.0f} | |\n")
+        robots = collections.defaultdict(lambda: [0.0, 0.0, 0])  # generation, kernels, kernel files
+        for output, (kind, seconds) in steps.items():
+            m = re.search(r"/rbdgen/([^/]+)$", output) if kind.startswith("robots: generation") else None
+            if m:
+                robots[m.group(1)][0] += seconds
+            m = re.search(r"CMakeFiles/([^/]+)\.dir/rbdgen/", output) if "kernel objects" in kind else None
+            if m:
+                robots[m.group(1)][1] += seconds
+                robots[m.group(1)][2] += 1
+        if robots:
+            print("| robot library | generation s | kernel files | their CPU s |\n| --- | ---: | ---: | ---: |")
+            for robot, (gen, kernels, n) in sorted(robots.items(), key=lambda kv: -(kv[1][0] + kv[1][1])):
+                print(f"| {robot} | {gen:.1f} | {n} | {kernels:.1f} |")
+            print()
         print("The ten longest steps:\n")
         for output, (_, seconds) in sorted(steps.items(), key=lambda kv: -kv[1][1])[:10]:
             print(f"- {seconds:.1f} s {output}")
