@@ -325,6 +325,13 @@ GENERATED_TEST(KinematicsAndJacobians, every_robot) {
     }
 }
 
+// The arrays of a kernel's arguments, as the pointers its entry takes.
+std::vector<double*> pointers(std::vector<std::vector<double>>& arguments) {
+    std::vector<double*> p;
+    for (std::vector<double>& a : arguments) p.push_back(a.data());
+    return p;
+}
+
 // The batched kernels (BATCH W, every robot here): lane s of batch::k computes what k computes for
 // state s. Inputs are random numbers (the kernels' arithmetic, not the physics: that is the
 // single-state kernels' test above); each output element of each lane equals the single-state
@@ -343,11 +350,6 @@ void check_batch(const Kernel& k, int W, std::mt19937_64& rng) {
             for (int e = 0; e < k.sizes[i]; ++e) b[i][e * W + s] = lanes[s][i][e] = u(rng);
         }
     }
-    const auto pointers = [n](std::vector<std::vector<double>>& a) {
-        std::vector<double*> p(n);
-        for (int i = 0; i < n; ++i) p[i] = a[i].data();
-        return p;
-    };
     for (int s = 0; s < W; ++s) k.call(pointers(lanes[s]).data());
     k.batch(pointers(b).data());
     for (int i = 0; i < n; ++i) {
@@ -389,11 +391,6 @@ void check_cold(const Robot& robot, const Kernel& k, std::mt19937_64& rng) {
             for (double& x : a[i]) x = robot.round(u(rng));
     }
     b = a, c = a;
-    const auto pointers = [n](std::vector<std::vector<double>>& x) {
-        std::vector<double*> p(n);
-        for (int i = 0; i < n; ++i) p[i] = x[i].data();
-        return p;
-    };
     k.call(pointers(a).data());
     k.cold(pointers(b).data());
     k.warm();
