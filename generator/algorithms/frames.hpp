@@ -60,11 +60,33 @@ template <class S> MatX<S> frame_jacobian(const Model& model, const LinkFrame& f
     return J;
 }
 
+// J̇_f, 6 x NV, so that (ω̇, p̈) = J_f q̈ + J̇_f q̇. Column k of J_f is (s_ω, s_v + s_ω × p) for the
+// world-coordinates axis s = (s_ω, s_v) (jacobians.hpp) and p the frame's origin; its rate is
+// (ṡ_ω, ṡ_v + ṡ_ω × p + s_ω × ṗ), ṗ = ⁰v_v + ⁰v_ω × p the origin's velocity on body i.
+template <class S> MatX<S> frame_jacobian_rate(const Model& model, const LinkFrame& f, const VecX<S>& q, const VecX<S>& qd) {
+    MatX<S> Jdot = MatX<S>::Zero(6, model.nv);
+    if (f.body < 0) return Jdot;
+    const JacobianRate<S> J0 = spatial_jacobian_rate<S>(model, q, qd);
+    const Transform<S> X_0 = f.X.cast<S>() * forward_kinematics<S>(model, q, VecX<S>::Zero(model.nv)).X_0[f.body];
+    const Vec3<S>& p = X_0.r;
+    const Vec3<S> p_dot = lin(J0.v[f.body]) + ang(J0.v[f.body]).cross(p);
+    for (int j = f.body; j >= 0; j = model.bodies[j].lambda) {
+        const Body& b = model.bodies[j];
+        for (int k = b.v_index; k < b.v_index + b.joint.nv(); ++k) {
+            const Vec6<S> s = J0.J.col(k), s_dot = J0.Jdot.col(k);
+            Jdot.col(k) = spatial<S>(ang(s_dot), lin(s_dot) + ang(s_dot).cross(p) + ang(s).cross(p_dot));
+        }
+    }
+    return Jdot;
+}
+
 // Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
 #define RBDGEN_FRAME_STATES(S) std::vector<FrameState<S>> frame_states(const Model&, const std::vector<LinkFrame>&, \
     const VecX<S>&, const VecX<S>&, const VecX<S>&)
 RBDGEN_COMPILED_ONCE(RBDGEN_FRAME_STATES)
 #define RBDGEN_FRAME_JACOBIAN(S) MatX<S> frame_jacobian(const Model&, const LinkFrame&, const VecX<S>&)
 RBDGEN_COMPILED_ONCE(RBDGEN_FRAME_JACOBIAN)
+#define RBDGEN_FRAME_JACOBIAN_RATE(S) MatX<S> frame_jacobian_rate(const Model&, const LinkFrame&, const VecX<S>&, const VecX<S>&)
+RBDGEN_COMPILED_ONCE(RBDGEN_FRAME_JACOBIAN_RATE)
 
 }  // namespace rbdgen

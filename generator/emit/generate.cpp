@@ -10,6 +10,7 @@
 #include <cmath>
 #include <memory>
 
+#include "algorithms/com.hpp"
 #include "algorithms/regressor.hpp"
 #include "emit/emitted.hpp"
 #include "emit/names.hpp"
@@ -58,6 +59,18 @@ Requested requested_kernels(const Model& model, const GenerateOptions& o) {
         if (std::none_of(ncmtm.begin(), ncmtm.end(), [&n](const KernelSpec& k) { return k.name == n; }) &&
             !std::count(frame_kernels.begin(), frame_kernels.end(), n))
             kernel_spec(n);  // throws the unknown-kernel message
+    }
+    // The kernels that divide by the total mass: refused when named, left out of the default set, on a
+    // robot whose moving bodies have no mass
+    if (!(total_mass(model) > 0)) {
+        const auto& mass_kernels = mass_kernel_names();
+        for (const std::string& n : o.kernels)
+            if (std::count(mass_kernels.begin(), mass_kernels.end(), n))
+                throw Error("--kernels: " + n + " divides by the total mass of the moving bodies of " + model.source +
+                            ", which is zero (no <inertial> gives a mass); give the links their masses, or leave " + n + " out");
+        names.erase(std::remove_if(names.begin(), names.end(),
+                                   [&](const std::string& n) { return std::count(mass_kernels.begin(), mass_kernels.end(), n) > 0; }),
+                    names.end());
     }
     return {names, ncmtm};
 }

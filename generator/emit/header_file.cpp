@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "algorithms/com.hpp"
 #include "algorithms/regressor.hpp"
 #include "emit/emit_cpp.hpp"
 #include "emit/emitted.hpp"
@@ -110,6 +111,7 @@ std::string header_file(const Context& c, const std::vector<Emitted>& kernels, c
     h.push_back(fmt::arg("nq", model.nq));
     h.push_back(fmt::arg("nv", model.nv));
     h.push_back(fmt::arg("nb", model.N()));
+    h.push_back(fmt::arg("total_mass", fmt::format("{}", total_mass(model))));
     h.push_back(fmt::arg("joint_comments", joint_comments));
     h.push_back(fmt::arg("joint_table", joint_table));
     h.push_back(fmt::arg("dof_names", dof_names));

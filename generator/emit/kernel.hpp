@@ -113,6 +113,9 @@ std::vector<KernelSpec> kernel_specs(const std::vector<LinkFrame>& wrenches, con
                                      const std::vector<LinkFrame>& payload = {});
 // The kernels only --frames adds.
 const std::vector<std::string>& frame_kernel_names();
+// The kernels that divide by the moving bodies' total mass (the centre of mass and the centroidal
+// momentum): refused on a robot of no mass.
+const std::vector<std::string>& mass_kernel_names();
 // The kernels of one analysed problem on Nori's system (sparse/analysis.hpp), named after it: the
 // fused <problem>_lu (the unknowns asked for from q, qd, the known quantities and gravity), and its
 // three steps <problem>_assemble (D's nonzeros and b), <problem>_factor (the static-pivot LU) and

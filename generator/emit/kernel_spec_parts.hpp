@@ -187,6 +187,9 @@ KernelSpec ltdl_head(const RunTime& run_time, const std::vector<ArraySpec>& inpu
 // rnea_derivatives, aba_derivatives and the regressor, the kernels emitted only when named
 // (emit/derivative_kernel_specs.cpp).
 std::vector<KernelSpec> derivative_specs(const RunTime& run_time);
+// The centre of mass, centroidal momentum, energy and Jacobian rates, and on request H^-1 and the
+// Coriolis matrix (emit/whole_body_kernel_specs.cpp).
+std::vector<KernelSpec> whole_body_specs(const RunTime& run_time);
 
 }  // namespace spec_parts
 }  // namespace rbdgen

@@ -165,6 +165,8 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
         {q_in()}, {{"J", "6 x NV, row-major, [angular; linear] about the world origin", [](const Model&) { return 6; }, nv,
                     ArrayLayout::RowMajor}},
         [](const Model& m, const auto& x) { return std::vector{row_major(spatial_jacobian(m, x[0]))}; }));
+    // The centre of mass, centroidal momentum, energy, Jacobian rates, H^-1 and C (emit/whole_body_kernel_specs.cpp)
+    for (KernelSpec& s : whole_body_specs(run_time)) k.push_back(std::move(s));
     // The derivatives of the dynamics and the regressor, on request (emit/derivative_kernel_specs.cpp)
     for (KernelSpec& s : derivative_specs(run_time)) k.push_back(std::move(s));
     if (frames.empty()) return k;
@@ -198,6 +200,19 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
             MatX<S> J(6 * frames.size(), m.nv);
             for (size_t j = 0; j < frames.size(); ++j) J.middleRows(6 * j, 6) = frame_jacobian<S>(m, frames[j], x[0]);
             return std::vector{row_major(J)};
+        }));
+    added.push_back(spec("frame_jacobians_dot",
+        "Time derivative of frame_jacobians (frames " + which + "), world-aligned: Jdot qd is frame_motion's acceleration at qdd = 0.",
+        {q_in(), qd_in()}, {[&J] {
+            ArraySpec Jdot = J;
+            Jdot.name = "Jdot";
+            return Jdot;
+        }()},
+        [frames](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            MatX<S> Jdot(6 * frames.size(), m.nv);
+            for (size_t j = 0; j < frames.size(); ++j) Jdot.middleRows(6 * j, 6) = frame_jacobian_rate<S>(m, frames[j], x[0], x[1]);
+            return std::vector{row_major(Jdot)};
         }));
     added.push_back(spec("frame_motion",
         "Velocity and classical acceleration of the frames " + which + ", world-aligned: (omega, velocity of the origin) and "
@@ -242,7 +257,7 @@ std::vector<KernelSpec> kernel_specs(const std::vector<LinkFrame>& wrenches, con
 }
 
 const std::vector<std::string>& frame_kernel_names() {
-    static const std::vector<std::string> names = {"frame_jacobians", "frame_motion"};
+    static const std::vector<std::string> names = {"frame_jacobians", "frame_jacobians_dot", "frame_motion"};
     return names;
 }
 

@@ -4,14 +4,19 @@
 
 #include "algorithms/aba.hpp"
 #include "algorithms/aba_derivatives.hpp"
+#include "algorithms/centroidal.hpp"
+#include "algorithms/com.hpp"
 #include "algorithms/contact_aba.hpp"
+#include "algorithms/coriolis.hpp"
 #include "algorithms/cornea.hpp"
 #include "algorithms/crba.hpp"
+#include "algorithms/energy.hpp"
 #include "algorithms/fd_crba_ltdl.hpp"
 #include "algorithms/forward_kinematics.hpp"
 #include "algorithms/frames.hpp"
 #include "algorithms/jacobians.hpp"
 #include "algorithms/ltdl.hpp"
+#include "algorithms/minv.hpp"
 #include "algorithms/ncmtm_fd.hpp"
 #include "algorithms/ncmtm_jacobians.hpp"
 #include "algorithms/ncmtm_kinematics.hpp"
@@ -25,16 +30,25 @@
 #define RBDGEN_INSTANCES(S)                         \
     template RBDGEN_ABA(S);                         \
     template RBDGEN_ABA_DERIVATIVES(S);             \
+    template RBDGEN_CENTER_OF_MASS(S);              \
+    template RBDGEN_CENTROIDAL(S);                  \
+    template RBDGEN_CENTROIDAL_MOMENTUM_RATE(S);    \
+    template RBDGEN_COM_JACOBIAN(S);                \
     template RBDGEN_CONTACT_ABA(S);                 \
+    template RBDGEN_CORIOLIS(S);                    \
     template RBDGEN_CORNEA(S);                      \
     template RBDGEN_CRBA(S);                        \
+    template RBDGEN_ENERGY(S);                      \
     template RBDGEN_JOINT_SPACE_SYSTEM(S);          \
     template RBDGEN_FD_CRBA_LTDL(S);                \
     template RBDGEN_FORWARD_KINEMATICS(S);          \
     template RBDGEN_FRAME_STATES(S);                \
     template RBDGEN_FRAME_JACOBIAN(S);              \
+    template RBDGEN_FRAME_JACOBIAN_RATE(S);         \
     template RBDGEN_SPATIAL_JACOBIAN(S);            \
+    template RBDGEN_SPATIAL_JACOBIAN_RATE(S);       \
     template RBDGEN_LTDL(S);                        \
+    template RBDGEN_MINV(S);                        \
     template RBDGEN_NCMTM_FD(S);                    \
     template RBDGEN_NCMTM_FK(S);                    \
     template RBDGEN_NCMTM_JACOBIAN(S);              \
