@@ -25,28 +25,6 @@ namespace {
 using AVec = Eigen::Matrix<adouble, Eigen::Dynamic, 1>;
 constexpr int kStates = 20;
 
-// The unit quaternion (x, y, z, w) of q's floating joint at `at`, and R (body to world).
-Eigen::Quaterniond quaternion(const VecX<double>& q, int at) { return {q[at + 6], q[at + 3], q[at + 4], q[at + 5]}; }
-
-// q ⊕ δ: a 1-DoF joint's coordinate plus δ; a floating joint's rotation R exp(δω), position p + R δv.
-VecX<double> plus(const Model& m, VecX<double> q, const VecX<double>& delta) {
-    for (const Body& b : m.bodies) {
-        const int iq = b.q_index, iv = b.v_index;
-        if (b.joint.type != JointType::Floating) {
-            q[iq] += delta[iv];
-            continue;
-        }
-        const Eigen::Quaterniond Q = quaternion(q, iq);
-        const Vec3<double> w = delta.segment<3>(iv);
-        const Eigen::Quaterniond step = w.norm() == 0 ? Eigen::Quaterniond::Identity()
-                                                      : Eigen::Quaterniond(Eigen::AngleAxisd(w.norm(), w.normalized()));
-        q.segment<3>(iq) += Q.toRotationMatrix() * delta.segment<3>(iv + 3);
-        const Eigen::Quaterniond R = Q * step;
-        q.segment<4>(iq + 3) << R.x(), R.y(), R.z(), R.w();
-    }
-    return q;
-}
-
 // dq/dδ at δ = 0 (NQ x NV): the tangent directions as changes of q.
 MatX<double> tangent_basis(const Model& m, const VecX<double>& q) {
     MatX<double> T = MatX<double>::Zero(m.nq, m.nv);
@@ -56,7 +34,7 @@ MatX<double> tangent_basis(const Model& m, const VecX<double>& q) {
             T(iq, iv) = 1;
             continue;
         }
-        const Eigen::Quaterniond Q = quaternion(q, iq);
+        const Eigen::Quaterniond Q = test::quaternion(q, iq);
         T.block<3, 3>(iq, iv + 3) = Q.toRotationMatrix();
         for (int k = 0; k < 3; ++k) {  // d(Q ⊗ (δω / 2, 1)) / dδω_k = Q ⊗ (e_k / 2, 0)
             const Eigen::Quaterniond e(0, 0.5 * (k == 0), 0.5 * (k == 1), 0.5 * (k == 2));
@@ -78,7 +56,7 @@ template <class F> VecX<double> stencil(const F& f_at) {
 template <class F> MatX<double> central_dq(const Model& m, const VecX<double>& q, const F& f) {
     MatX<double> J(m.nv, m.nv);
     for (int k = 0; k < m.nv; ++k)
-        J.col(k) = stencil([&](double t) { return f(plus(m, q, VecX<double>::Unit(m.nv, k) * t)); });
+        J.col(k) = stencil([&](double t) { return f(test::plus(m, q, VecX<double>::Unit(m.nv, k) * t)); });
     return J;
 }
 template <class F> MatX<double> central(const VecX<double>& x, const F& f) {

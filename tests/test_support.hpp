@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Geometry>
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -87,6 +89,28 @@ inline RandomState random_state(const Model& model, std::mt19937_64& rng) {
     s.tau = VecX<double>::NullaryExpr(model.nv, [&] { return 20.0 * u(rng); });
     s.gravity = Vec3<double>(u(rng), u(rng), -9.81 + u(rng));
     return s;
+}
+
+// The unit quaternion (x, y, z, w) of q's floating joint at `at`, and R (body to world).
+inline Eigen::Quaterniond quaternion(const VecX<double>& q, int at) { return {q[at + 6], q[at + 3], q[at + 4], q[at + 5]}; }
+
+// q ⊕ δ: a 1-DoF joint's coordinate plus δ; a floating joint's rotation R exp(δω), position p + R δv.
+inline VecX<double> plus(const Model& m, VecX<double> q, const VecX<double>& delta) {
+    for (const Body& b : m.bodies) {
+        const int iq = b.q_index, iv = b.v_index;
+        if (b.joint.type != JointType::Floating) {
+            q[iq] += delta[iv];
+            continue;
+        }
+        const Eigen::Quaterniond Q = quaternion(q, iq);
+        const Vec3<double> w = delta.segment<3>(iv);
+        const Eigen::Quaterniond step = w.norm() == 0 ? Eigen::Quaterniond::Identity()
+                                                      : Eigen::Quaterniond(Eigen::AngleAxisd(w.norm(), w.normalized()));
+        q.segment<3>(iq) += Q.toRotationMatrix() * delta.segment<3>(iv + 3);
+        const Eigen::Quaterniond R = Q * step;
+        q.segment<4>(iq + 3) << R.x(), R.y(), R.z(), R.w();
+    }
+    return q;
 }
 
 // ‖a − b‖∞ / max(1, ‖b‖∞)
