@@ -51,8 +51,8 @@ json compare(const std::string& driver, const std::string& urdf, const std::stri
 
 TEST(EvalDriver, ArmMatchesRbdgenEval) {
     const json state = json::parse(std::ifstream(test::project_model("arm7_state.json")));
-    const json printed = compare(ARM_EVAL, test::project_model("arm7.urdf"), "--kernels regressor --frames link007,link003", state);
-    for (const char* kernel : {"regressor", "frame_jacobians", "frame_motion"}) EXPECT_TRUE(printed.contains(kernel)) << kernel;
+    const json printed = compare(ARM_EVAL, test::project_model("arm7.urdf"), "--kernels regressor,minv,coriolis --frames link007,link003", state);
+    for (const char* kernel : {"regressor", "minv", "coriolis", "frame_jacobians", "frame_jacobians_dot", "frame_motion", "centroidal"}) EXPECT_TRUE(printed.contains(kernel)) << kernel;
 }
 
 TEST(EvalDriver, HumanoidMatchesRbdgenEval) {

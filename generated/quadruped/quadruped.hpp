@@ -28,6 +28,7 @@ using Scalar = double;
 inline constexpr int NQ = 19;  // size of q
 inline constexpr int NV = 18;  // size of qd, qdd, tau, and the order of H
 inline constexpr int NB = 13;  // moving bodies
+inline constexpr double total_mass = 41.69613504489733;  // the moving bodies' mass, kg, as the URDF gives it (com's m)
 
 struct JointInfo {
     const char* name;  // the URDF joint name

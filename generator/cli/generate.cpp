@@ -103,7 +103,7 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
                   "merged by a fixed joint (a sole, a tool flange) keeps its own frame")->delimiter(',')->type_name("LINKS")->allow_extra_args(false);
     c->add_option("--frames", a->frames,
                   "comma-separated links (a tool flange, a sole, a camera: fixed links merged into a body keep their frame) "
-                  "whose pose fk also returns (output frame_pose), with kernels frame_jacobians (6 x NV a frame) and "
+                  "whose pose fk also returns (output frame_pose), with kernels frame_jacobians (6 x NV a frame), frame_jacobians_dot (its rate) and "
                   "frame_motion (velocity and classical acceleration), world-aligned")->delimiter(',')->type_name("LINKS")->allow_extra_args(false);
     c->add_option("--parameters", a->parameters,
                   "comma-separated links (a gripper, a tool) whose 10 inertial parameters rnea, gravity, nle, crba, aba and "

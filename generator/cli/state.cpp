@@ -382,7 +382,7 @@ nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& r) {
                 check_finite(layout, result.values[k], what, result.names.at(k));
                 named[result.names[k]] = result.values[k];
             }
-            j[result.name] = named;
+            put(j, result.name, named);
             continue;
         }
         const size_t dot = result.name.find('.');

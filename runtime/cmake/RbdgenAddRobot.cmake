@@ -22,8 +22,8 @@
 # EXTERNAL_FORCES gives rnea, aba and fd_crba_ltdl an input f_ext: the wrench on each of these links
 # (all: every body's own link), [torque; force] in the link's URDF frame about its origin.
 # PARAMETERS keeps the inertial parameters of these links as the dynamics kernels' input pi (a payload).
-# FRAMES adds operational frames: fk also returns their poses, and the kernels frame_jacobians and
-# frame_motion (docs/kernels.md).
+# FRAMES adds operational frames: fk also returns their poses, and the kernels frame_jacobians,
+# frame_jacobians_dot and frame_motion (docs/kernels.md).
 # PYTHON also builds the robot's Python module (target NAME_python, module NAME: every kernel a
 # function of NumPy arrays, one state or many; docs/build.md, "Python").
 # PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (docs/problems.md): id,
@@ -94,7 +94,7 @@ function(rbdgen_add_robot NAME)
   if(NOT R_SCALAR)
     set(R_SCALAR double)
   endif()
-  set(frame_kernels frame_jacobians frame_motion)
+  set(frame_kernels frame_jacobians frame_jacobians_dot frame_motion)
   if(NOT R_KERNELS)
     set(R_KERNELS ${RBDGEN_KERNELS})
     if(R_FRAMES)

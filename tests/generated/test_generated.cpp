@@ -14,6 +14,7 @@
 #include <string>
 #include <utility>
 
+#include "emit/kernel.hpp"
 #include "emit/prepare.hpp"
 #include "generated/reference.hpp"
 #include "generated/robot_entry.hpp"
@@ -405,9 +406,46 @@ void check_cold(const Robot& robot, const Kernel& k, std::mt19937_64& rng) {
     EXPECT_TRUE(k.in_code_range(true)) << k.name << "_cold is outside its code range";
 }
 
+// The centre of mass, centroidal momentum, energy, Jacobian rates, and (the double builds) H⁻¹ and
+// C: each output against its kernel specification's reference (the algorithm in double), the inputs
+// taken from the state by what they are (emit/kernel.hpp StateField).
+GENERATED_TEST(WholeBodyKernels, every_robot) {
+    std::vector<std::string> names = {"com", "com_motion", "com_jacobian", "centroidal", "centroidal_momentum_rate", "energy", "jacobians_dot"};
+    if (robot.has("minv")) names.insert(names.end(), {"minv", "coriolis"});
+    for (int s = 0; s < 100 && !HasFatalFailure(); ++s) {
+        draw();
+        for (const std::string& name : names) {
+            const KernelSpec& spec = kernel_spec(name);
+            if (name == "minv" && robot.fd_refusal[0]) continue;
+            Arrays<double> in;
+            for (const ArraySpec& a : spec.inputs) {
+                const VecX<double> x = a.state == StateField::Q ? q : a.state == StateField::V ? qd : a.state == StateField::A ? qdd
+                                     : a.state == StateField::Gravity ? VecX<double>(g) : VecX<double>();
+                ASSERT_EQ(x.size(), a.size(model)) << name << " input " << a.name;
+                in.push_back(x);
+            }
+            const Arrays<double> reference = spec.reference(model, in);
+            std::vector<std::vector<double>> args;
+            for (const VecX<double>& x : in) args.emplace_back(x.data(), x.data() + x.size());
+            std::vector<double> expected;
+            for (size_t o = 0; o < spec.outputs.size(); ++o) {
+                args.emplace_back(spec.outputs[o].size(model), 0.0);
+                expected.insert(expected.end(), reference[o].data(), reference[o].data() + reference[o].size());
+            }
+            robot[name].call(pointers(args).data());
+            std::vector<double> generated;
+            for (size_t o = in.size(); o < args.size(); ++o) generated.insert(generated.end(), args[o].begin(), args[o].end());
+            SCOPED_TRACE(name);
+            check(generated, expected);
+        }
+    }
+}
+
 GENERATED_TEST(ColdEntriesAndWarmChangeNoResult, every_robot) {
     const std::vector<std::string> kernels = {"fk", "rnea", "gravity", "nle", "crba", "ltdl", "ltdl_solve", "fd_crba_ltdl", "aba",
-                                              "jacobians", "id_lu", "fd_solve", "rnea_derivatives", "aba_derivatives"};
+                                              "jacobians", "id_lu", "fd_solve", "rnea_derivatives", "aba_derivatives", "com",
+                                              "com_motion", "com_jacobian", "centroidal", "centroidal_momentum_rate", "energy",
+                                              "jacobians_dot", "minv", "coriolis"};
     for (int round = 0; round < 5 && !HasFatalFailure(); ++round)
         for (const std::string& k : kernels)
             if (robot.has(k)) {
