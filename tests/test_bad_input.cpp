@@ -268,6 +268,49 @@ TEST_F(BadInput, MasslessSubtreeAllowsInverseButRefusesForwardDynamics) {
     EXPECT_FALSE(report["kernels"]["rnea_derivatives"].contains("refused"));
 }
 
+// H⁻¹ of a singular H is refused as forward dynamics is: not printed by eval, emitted returning NaN.
+TEST_F(BadInput, MinvOfASingularHIsRefusedAsForwardDynamics) {
+    const std::string f = std::string(RBDGEN_SOURCE_DIR) + "/tests/data/massless_tip.urdf";
+    const std::string state = write("s.json", R"({"q": {"shoulder": 0.1}})");
+    const test::CommandResult r = test::run("eval " + f + " --kernels minv,coriolis --state " + state);
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out.find("\"minv\""), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"coriolis\""), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("joint 'wrist' moves only massless links"), std::string::npos) << r.out;
+    const fs::path out = dir / "minv_out";
+    const test::CommandResult g = test::run("generate " + f + " --kernels minv,coriolis -o " + out.string());
+    EXPECT_EQ(g.status, 0) << g.out;
+    const nlohmann::json report = nlohmann::json::parse(std::ifstream(out / "report.json"));
+    EXPECT_TRUE(report["kernels"]["minv"].contains("refused")) << report["kernels"]["minv"];
+    EXPECT_FALSE(report["kernels"]["coriolis"].contains("refused"));
+}
+
+// A robot whose moving bodies have no mass has no centre of mass: the kernels that divide by it are
+// refused when named (nothing written), left out of the default set and of eval's output.
+TEST_F(BadInput, CentreOfMassOfAMasslessRobotIsRefused) {
+    const std::string f = write("massless.urdf", robot(link("a") + link("b") + joint("j1", "revolute", "a", "b")));
+    const fs::path out = dir / "com_out";
+    expect_error("generate " + f + " --kernels fk,com -o " + out.string(), {"--kernels", "com", "total mass", "zero", "massless.urdf"});
+    EXPECT_FALSE(fs::exists(out));
+    const test::CommandResult g = test::run("generate " + f + " -o " + out.string());
+    EXPECT_EQ(g.status, 0) << g.out;
+    const nlohmann::json report = nlohmann::json::parse(std::ifstream(out / "report.json"));
+    EXPECT_TRUE(report["kernels"].contains("jacobians"));
+    for (const char* k : {"com", "com_motion", "com_jacobian", "centroidal", "centroidal_momentum_rate"})
+        EXPECT_FALSE(report["kernels"].contains(k)) << k;
+    const test::CommandResult e = test::run("eval " + f + " --state " + write("s.json", "{}"));
+    EXPECT_EQ(e.status, 0) << e.out;
+    EXPECT_EQ(e.out.find("\"com\""), std::string::npos) << e.out;
+    EXPECT_NE(e.out.find("\"energy\""), std::string::npos) << e.out;
+}
+
+TEST_F(BadInput, FrameJacobianRatesWithoutFrames) {
+    const fs::path out = dir / "frames_out";
+    expect_error("generate " + test::project_model("arm7.urdf") + " --kernels frame_jacobians_dot -o " + out.string(),
+                 {"--kernels", "frame_jacobians_dot", "--frames"});
+    EXPECT_FALSE(fs::exists(out));
+}
+
 TEST_F(BadInput, DerivativeKernelsRefuseWhatTheStateCannotGive) {
     const std::string h = test::project_model("humanoid30.urdf");
     expect_error("eval --floating-base " + h + " --kernels rnea_derivatives,aba_derivative --state " + write("s.json", "{}"),

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "algorithms/com.hpp"
 #include "algorithms/rnea.hpp"
 #include "emit/kernel.hpp"
 #include "cli/commands.hpp"
@@ -76,6 +77,7 @@ EvalResults evaluate(const Model& model, const State& s, const std::vector<std::
     }
     for (const KernelSpec& k : specs) {
         if (!k.evaluated() || (k.forward_dynamics && !r.fd_error.empty())) continue;
+        if (!(total_mass(model) > 0) && std::count(mass_kernel_names().begin(), mass_kernel_names().end(), k.name)) continue;  // no centre of mass
         if (k.on_request && std::find(on_request.begin(), on_request.end(), k.name) == on_request.end()) continue;
         Arrays<double> in;
         for (const ArraySpec& a : k.inputs) in.push_back(state_array(s, a, model));
