@@ -14,16 +14,13 @@
 //   [p; x, y, z, w]: with T the map from rbdgen's velocity to MuJoCo's, H = Tᵀ H_mj T, Jc = Jc_mj T,
 //   and the bias forces Tᵀ (b_mj + H_mj Ṫ q̇), Ṫ q̇ = [R (ω × v); 0].
 // Armature, damping and friction play no part in these quantities (MuJoCo reads no armature from a URDF).
-#include <mujoco/mujoco.h>
-
-#include <regex>
-
 #include "algorithms/com.hpp"
 #include "algorithms/coriolis.hpp"
 #include "algorithms/crba.hpp"
 #include "algorithms/energy.hpp"
 #include "algorithms/minv.hpp"
 #include "algorithms/rnea.hpp"
+#include "mujoco_model.hpp"
 #include "test_support.hpp"
 
 namespace rbdgen {
@@ -36,65 +33,13 @@ constexpr int kStates = 20;
 // fixed and floating; measured 2026-11-26). The agreement asked for:
 constexpr double kMujoco = 1e-7;
 
-// MuJoCo's model of the URDF at `path` (meshes removed; with a free joint on its root for a floating
-// base), or the reason it gives for refusing it.
-struct Mujoco {
-    mjModel* m = nullptr;
-    mjData* d = nullptr;
-    std::string refusal;
-    ~Mujoco() {
-        if (d) mj_deleteData(d);
-        if (m) mj_deleteModel(m);
-    }
-};
-void load_mujoco(const std::string& path, bool floating, Mujoco& out) {
-    std::ifstream in(path);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    text = std::regex_replace(text, std::regex("<visual[\\s\\S]*?</visual>"), "");
-    text = std::regex_replace(text, std::regex("<collision[\\s\\S]*?</collision>"), "");
-    // keep the root link a body of its own (MuJoCo fuses bodies without joints into their parents)
-    text = std::regex_replace(text, std::regex("(<robot[^>]*>)"), "$1<mujoco><compiler fusestatic=\"false\"/></mujoco>");
-    const test::TempFile urdf("mujoco.urdf", text);
-    char error[1000] = "";
-    out.m = mj_loadXML(urdf.str().c_str(), nullptr, error, sizeof error);
-    if (!out.m) {
-        out.refusal = error;
-        return;
-    }
-    if (floating) {  // the model as MJCF, with a free joint in its first body
-        const test::TempFile mjcf("mujoco.xml", "");
-        ASSERT_TRUE(mj_saveLastXML(mjcf.str().c_str(), out.m, error, sizeof error)) << error;
-        std::ifstream saved(mjcf.str());
-        std::string xml((std::istreambuf_iterator<char>(saved)), std::istreambuf_iterator<char>());
-        xml = std::regex_replace(xml, std::regex("(<worldbody>\\s*<body[^>]*>)"), "$1<freejoint/>");
-        const test::TempFile floating_file("mujoco_floating.xml", xml);
-        mjModel* fixed = out.m;
-        out.m = mj_loadXML(floating_file.str().c_str(), nullptr, error, sizeof error);
-        ASSERT_NE(out.m, nullptr) << error;
-        // MJCF holds fewer digits than MuJoCo's model: its bodies' and joints' numbers copied back
-        ASSERT_EQ(out.m->nbody, fixed->nbody);
-        ASSERT_EQ(out.m->njnt, fixed->njnt + 1);
-        const auto copy = [](mjtNum* to, const mjtNum* from, int n) { std::copy(from, from + n, to); };
-        copy(out.m->body_pos, fixed->body_pos, 3 * fixed->nbody), copy(out.m->body_quat, fixed->body_quat, 4 * fixed->nbody);
-        copy(out.m->body_ipos, fixed->body_ipos, 3 * fixed->nbody), copy(out.m->body_iquat, fixed->body_iquat, 4 * fixed->nbody);
-        copy(out.m->body_mass, fixed->body_mass, fixed->nbody), copy(out.m->body_inertia, fixed->body_inertia, 3 * fixed->nbody);
-        copy(out.m->jnt_pos + 3, fixed->jnt_pos, 3 * fixed->njnt), copy(out.m->jnt_axis + 3, fixed->jnt_axis, 3 * fixed->njnt);
-        mj_deleteModel(fixed);
-        mjData* d = mj_makeData(out.m);
-        mj_setConst(out.m, d);  // the subtree masses of the copied masses
-        mj_deleteData(d);
-    }
-    out.m->opt.enableflags |= mjENBL_ENERGY;
-    out.d = mj_makeData(out.m);
-}
-
 class MujocoAgrees : public test::ModelTest {};
 
 TEST_P(MujocoAgrees, CentreOfMassInertiaBiasAndEnergy) {
     const bool floating = model.bodies[0].joint.type == JointType::Floating;
-    Mujoco mj;
-    load_mujoco(GetParam().path, floating, mj);
-    if (HasFatalFailure()) return;
+    test::Mujoco mj;
+    test::load_mujoco(GetParam().path, floating, mj);
+    ASSERT_TRUE(mj.m || !mj.refusal.empty()) << mj.refusal;
     if (!mj.m) GTEST_SKIP() << "MuJoCo does not read " << GetParam().path << ": " << mj.refusal;
     mjModel* m = mj.m;
     mjData* d = mj.d;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "model/urdf_loader.hpp"
+#include "temp_file.hpp"
 
 namespace rbdgen::test {
 
@@ -138,20 +139,5 @@ inline CommandResult shell(const std::string& command) {
 // Runs the rbdgen command with `args`.
 inline CommandResult run(const std::string& args) { return shell(std::string(RBDGEN_EXE) + " " + args); }
 
-// A file in the system's temporary folder, named after the process, removed when it goes out of scope.
-class TempFile {
-public:
-    TempFile(const std::string& name, const std::string& text)
-        : path_(std::filesystem::temp_directory_path() / ("rbdgen_test_" + std::to_string(::getpid()) + "_" + name)) {
-        std::ofstream(path_) << text;
-    }
-    ~TempFile() { std::filesystem::remove(path_); }
-    TempFile(const TempFile&) = delete;
-    TempFile& operator=(const TempFile&) = delete;
-    std::string str() const { return path_.string(); }
-
-private:
-    std::filesystem::path path_;
-};
 
 }  // namespace rbdgen::test
