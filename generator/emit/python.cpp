@@ -60,6 +60,7 @@ std::string python_module(const std::string& ns, const std::string& header, cons
         "    namespace r = {1};\n"
         "    m.doc() = {4};\n"
         "    rbdgen::python::robot<r::Scalar>(m, r::NQ, r::NV, r::joints, r::NB, r::dof_names, r::fd_refusal, {6});\n"
+        "    m.attr(\"total_mass\") = r::total_mass;  // the moving bodies' mass, kg\n"
         "{5}"
         "}}\n",
         banner, ns, header, presets, string_literal("rbdgen's kernels for robot " + ns + ": " + header + " as NumPy functions"),

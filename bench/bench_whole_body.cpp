@@ -1,0 +1,168 @@
+// What whole-body and legged controllers compute every cycle, as generated, against MuJoCo (Debian's
+// libmujoco-dev, the strongest engine in Debian) in one process on the same states, hot (32 random
+// states cycled): MuJoCo computes these quantities only inside its pipeline, so its time is that of the
+// calls a user makes for each (mj_kinematics and mj_comPos, then mj_jacSubtreeCom; mj_crb, mj_factorM
+// and mj_solveM on the identity for H⁻¹; mj_crb, mj_energyPos and mj_energyVel for the energies).
+// MuJoCo has no centroidal momentum matrix, no Coriolis matrix and no Jacobian rate. Beside them, the
+// figures issue 43 quotes for Pinocchio 3.7 (Intel Xeon, -O3 -march=native, hot, median; not run
+// here) and H⁻¹'s time against the generated aba's. Markdown for bench/RESULTS.md (--out=FILE).
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "collect.hpp"
+#include "mujoco_model.hpp"
+#include "whole_body_robots.hpp"
+
+namespace rbdgen::bench {
+namespace {
+
+constexpr int kStates = 32;
+
+struct Case {
+    const WholeBodyRobot* r = nullptr;
+    std::vector<Inputs> states;
+    int next = 0;
+    std::vector<double> a, b, c, identity;
+    test::Mujoco mj;
+    int root = 1;  // MuJoCo's body whose subtree is the moving bodies
+    Inputs& state() {
+        Inputs& s = states[next];
+        next = (next + 1) % kStates;
+        return s;
+    }
+    // MuJoCo's qpos and qvel from a state (its free joint's quaternion w first)
+    void set(const Inputs& s) {
+        mjData* d = mj.d;
+        const int nq = r->nq;
+        for (int i = 0; i < nq; ++i) d->qpos[i] = s.q[i];
+        if (r->floating_base) d->qpos[3] = s.q[6], d->qpos[4] = s.q[3], d->qpos[5] = s.q[4], d->qpos[6] = s.q[5];
+        for (int i = 0; i < r->nv; ++i) d->qvel[i] = s.qd[i];
+    }
+};
+
+// The quantities, each by rbdgen and (where it has it) by MuJoCo.
+struct Quantity {
+    const char* name;  // the kernel's
+    const char* pinocchio;  // the issue's Pinocchio function
+    double pinocchio_arm, pinocchio_humanoid;  // µs
+    void (*rbdgen)(Case&, Inputs&);
+    void (*mujoco)(Case&, Inputs&);
+};
+void mj_com(Case& c, Inputs& s) {
+    c.set(s);
+    mj_kinematics(c.mj.m, c.mj.d);
+    mj_comPos(c.mj.m, c.mj.d);
+}
+const Quantity kQuantities[] = {
+    {"com", "centerOfMass", 0.40, 2.1, [](Case& c, Inputs& s) { c.r->com(s.q.data(), c.a.data()); }, mj_com},
+    {"com_jacobian", "jacobianCenterOfMass", 0.40, 2.0, [](Case& c, Inputs& s) { c.r->com_jacobian(s.q.data(), c.a.data()); },
+     [](Case& c, Inputs& s) {
+         mj_com(c, s);
+         mj_jacSubtreeCom(c.mj.m, c.mj.d, c.a.data(), c.root);
+     }},
+    {"centroidal", "ccrba", 0.58, 2.7,
+     [](Case& c, Inputs& s) { c.r->centroidal(s.q.data(), s.qd.data(), c.a.data(), c.b.data(), c.c.data()); }, nullptr},
+    {"centroidal_momentum_rate", "computeCentroidalMomentumTimeVariation", 1.1, 5.3,
+     [](Case& c, Inputs& s) { c.r->centroidal_momentum_rate(s.q.data(), s.qd.data(), s.x.data(), c.a.data(), c.b.data()); }, nullptr},
+    {"energy", "computeKineticEnergy + computePotentialEnergy", 1.18, 4.3,
+     [](Case& c, Inputs& s) { c.r->energy(s.q.data(), s.qd.data(), s.g.data(), c.a.data(), c.b.data()); },
+     [](Case& c, Inputs& s) {
+         mj_com(c, s);
+         mj_crb(c.mj.m, c.mj.d);
+         mj_energyPos(c.mj.m, c.mj.d);
+         mj_energyVel(c.mj.m, c.mj.d);
+     }},
+    {"jacobians_dot", "computeJointJacobiansTimeVariation", 1.1, 3.1,
+     [](Case& c, Inputs& s) { c.r->jacobians_dot(s.q.data(), s.qd.data(), c.a.data()); }, nullptr},
+    {"minv", "computeMinverse", 1.8, 8.4, [](Case& c, Inputs& s) { c.r->minv(s.q.data(), c.a.data()); },
+     [](Case& c, Inputs& s) {
+         mj_com(c, s);
+         mj_crb(c.mj.m, c.mj.d);
+         mj_factorM(c.mj.m, c.mj.d);
+         std::copy(c.identity.begin(), c.identity.end(), c.a.begin());
+         mj_solveM(c.mj.m, c.mj.d, c.a.data(), c.a.data(), c.r->nv);
+     }},
+    {"coriolis", "computeCoriolisMatrix", 2.3, 12.3, [](Case& c, Inputs& s) { c.r->coriolis(s.q.data(), s.qd.data(), c.a.data()); },
+     nullptr},
+    {"aba", "", 0, 0, [](Case& c, Inputs& s) { c.r->aba(s.q.data(), s.qd.data(), s.x.data(), s.g.data(), c.a.data()); }, nullptr},
+};
+
+std::unique_ptr<Case> make_case(const WholeBodyRobot& r) {
+    auto c = std::make_unique<Case>();
+    c->r = &r;
+    for (int k = 0; k < kStates; ++k) c->states.push_back(random_inputs(r.nq, r.nv, r.floating_base, 100 + k));
+    const size_t n = static_cast<size_t>(std::max(6, r.nv)) * r.nv;
+    c->a.assign(n, 0), c->b.assign(n, 0), c->c.assign(n, 0), c->identity.assign(n, 0);
+    for (int i = 0; i < r.nv; ++i) c->identity[i * r.nv + i] = 1;
+    test::load_mujoco(r.urdf, r.floating_base, c->mj);
+    if (!c->mj.m) {
+        std::fprintf(stderr, "MuJoCo does not read %s: %s\n", r.urdf.c_str(), c->mj.refusal.c_str());
+        return c;
+    }
+    for (int b = 1; b < c->mj.m->nbody; ++b)  // the first moving body
+        if (c->mj.m->body_weldid[b] != 0) {
+            c->root = b;
+            break;
+        }
+    return c;
+}
+
+long total_ops(const nlohmann::json& kernel) {
+    long t = 0;
+    for (const auto& [k, v] : kernel["ops"].items()) t += v.get<long>();
+    return t;
+}
+
+}  // namespace
+}  // namespace rbdgen::bench
+
+int main(int argc, char** argv) {
+    using namespace rbdgen::bench;
+    const std::string out_file = initialize(argc, argv);
+    const std::vector<WholeBodyRobot> robots = whole_body_robots();
+    std::vector<std::unique_ptr<Case>> cases;
+    for (const WholeBodyRobot& r : robots) cases.push_back(make_case(r));
+    for (auto& c : cases)
+        for (const Quantity& q : kQuantities)
+            for (int peer = 0; peer < 2; ++peer) {
+                const auto run = peer == 0 ? q.rbdgen : q.mujoco;
+                if (!run || (peer == 1 && !c->mj.m)) continue;
+                Case* x = c.get();
+                benchmark::RegisterBenchmark((c->r->label + "/" + q.name + (peer ? "/mujoco" : "/rbdgen")).c_str(),
+                                             [x, run](benchmark::State& st) {
+                                                 for (auto _ : st) {
+                                                     run(*x, x->state());
+                                                     benchmark::ClobberMemory();
+                                                 }
+                                             })
+                    ->ComputeStatistics("min", minimum);
+            }
+    Collect collect;
+    benchmark::RunSpecifiedBenchmarks(&collect);
+
+    std::string md = "| robot | kernel | operations | rbdgen ns | MuJoCo ns (rbdgen faster by) | Pinocchio (issue 43, Intel, µs) |\n"
+                     "|---|---|---|---|---|---|\n";
+    for (auto& c : cases) {
+        const nlohmann::json report = nlohmann::json::parse(std::ifstream(c->r->report));
+        const auto ns = [&](const std::string& k, const char* peer) {
+            const auto it = collect.ns.find(c->r->label + "/" + k + "/" + peer);
+            return it == collect.ns.end() ? -1.0 : it->second;
+        };
+        for (const Quantity& q : kQuantities) {
+            const double own = ns(q.name, "rbdgen"), mj = ns(q.name, "mujoco");
+            md += "| " + c->r->label + " | " + q.name + " | " + std::to_string(total_ops(report["kernels"][q.name])) + " | " + fmt_ns(own) +
+                  " | " + (mj > 0 ? fmt_ns(mj) + " (" + fmt_ns(mj / own) + "x)" : "-") + " | ";
+            const double pin = c->r->label == "arm7" ? q.pinocchio_arm : c->r->label == "humanoid30_fb" ? q.pinocchio_humanoid : 0;
+            md += (pin > 0 ? std::string(q.pinocchio) + " " + fmt_ns(pin) : "-") + " |\n";
+        }
+        md += "| " + c->r->label + " | minv / aba | | " + fmt_ns(ns("minv", "rbdgen") / ns("aba", "rbdgen")) + "x | | |\n";
+    }
+    if (!out_file.empty()) std::ofstream(out_file) << md;
+    std::fputs(md.c_str(), stdout);
+    return 0;
+}

@@ -1,0 +1,27 @@
+// The robots of the whole-body benchmark (bench_whole_body.cpp): each one's generated centre of mass,
+// centroidal, energy, Jacobian-rate, H⁻¹, Coriolis and ABA kernels as plain functions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rbdgen::bench {
+
+struct WholeBodyRobot {
+    std::string label, urdf, report;
+    bool floating_base = false;
+    int nq = 0, nv = 0;
+    void (*com)(const double* q, double* c);
+    void (*com_jacobian)(const double* q, double* Jc);
+    void (*centroidal)(const double* q, const double* qd, double* A, double* h, double* Adot_qd);
+    void (*centroidal_momentum_rate)(const double* q, const double* qd, const double* qdd, double* h, double* hdot);
+    void (*energy)(const double* q, const double* qd, const double* g, double* T, double* V);
+    void (*jacobians_dot)(const double* q, const double* qd, double* Jdot);
+    void (*minv)(const double* q, double* Minv);
+    void (*coriolis)(const double* q, const double* qd, double* C);
+    void (*aba)(const double* q, const double* qd, const double* tau, const double* g, double* qdd);
+};
+
+std::vector<WholeBodyRobot> whole_body_robots();  // whole_body_robots.cpp, configured by CMake
+
+}  // namespace rbdgen::bench
