@@ -17,6 +17,7 @@
 #include "algorithms/minv.hpp"
 #include "algorithms/rnea.hpp"
 #include "emit/kernel.hpp"
+#include "emit/kernel_spec_parts.hpp"
 #include "model/topology.hpp"
 #include "test_support.hpp"
 
@@ -192,6 +193,48 @@ TEST_P(WholeBody, BranchInducedZerosOfCAndMinvAreNeverComputed) {
             }
     }
     RecordProperty("branch_induced_zeros", zeros);
+}
+
+// A_G the other way, by summing the bodies' Jacobians (Orin et al. eq. 22): A_G = Σᵢ shift_c(I⁰ᵢ J⁰ᵢ),
+// I⁰ᵢ body i's inertia in world coordinates and J⁰ᵢ the spatial Jacobian's columns that support it.
+template <class S> MatX<S> centroidal_by_jacobians(const Model& model, const VecX<S>& q) {
+    const Kinematics<S> kin = forward_kinematics<S>(model, q, VecX<S>::Zero(model.nv));
+    const MatX<S> J = spatial_jacobian<S>(model, q);
+    MatX<S> A = MatX<S>::Zero(6, model.nv);
+    for (int i = 0; i < model.N(); ++i) {
+        const RigidBodyInertia<S> I = model.bodies[i].I.cast<S>().expressed_in_parent(kin.X_0[i]);
+        for (int j = i; j >= 0; j = model.bodies[j].lambda)
+            for (int k = model.bodies[j].v_index; k < model.bodies[j].v_index + model.bodies[j].joint.nv(); ++k)
+                A.col(k) += I * Vec6<S>(J.col(k));
+    }
+    const FirstMoment<S> fm = first_moment<S>(model, kin, nullptr);
+    const Vec3<S> c = fm.mc * (S(1) / fm.m);
+    for (int k = 0; k < model.nv; ++k) A.col(k) = about_point<S>(c, Vec6<S>(A.col(k)));
+    return A;
+}
+
+// The composite-rigid-body recursion that centroidal uses against summing Jacobians: the same A_G,
+// and fewer operations (the choice, by count).
+TEST_P(WholeBody, CentroidalByTheCompositeRecursionIsTheCheaperWay) {
+    for (int n = 0; n < 3; ++n) {
+        const test::RandomState s = test::random_state(model, rng);
+        ASSERT_LT(err(centroidal<double>(model, s.q, s.qd).A, centroidal_by_jacobians<double>(model, s.q)), kIdentity) << n;
+    }
+    if (model.nv > 40) return;  // traced on the smaller models only (the test's time)
+    KernelSpec by_jacobians = spec_parts::spec("centroidal_by_jacobians", "", {spec_parts::q_in(), spec_parts::qd_in()},
+        {{"A", "", [](const Model&) { return 6; }, spec_parts::nv, ArrayLayout::RowMajor}},
+        [](const Model& m, const auto& x) {
+            using S = spec_parts::ScalarOf<std::decay_t<decltype(x)>>;
+            return std::vector{spec_parts::row_major(centroidal_by_jacobians<S>(m, x[0]))};
+        });
+    KernelSpec ccrba = by_jacobians;  // A_G alone, as centroidal computes it
+    ccrba.trace = [](const Model& m, const Arrays<sym::Expr>& x) {
+        return Arrays<sym::Expr>{spec_parts::row_major(centroidal<sym::Expr>(m, x[0], x[1]).A)};
+    };
+    const long recursion = trace_kernel(model, ccrba).ops().total(), summed = trace_kernel(model, by_jacobians).ops().total();
+    RecordProperty("ops_ccrba", recursion);
+    RecordProperty("ops_summed_jacobians", summed);
+    EXPECT_LT(recursion, summed);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModels, WholeBody, ::testing::ValuesIn(test::all_models()), test::case_name);

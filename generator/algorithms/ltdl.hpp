@@ -105,6 +105,9 @@ template <class S> MatX<S> ltdl_inverse(const MatX<S>& LD, const std::vector<int
                 W(i, j) = k == lambda[i] ? S(-(LD(i, k) * W(k, j))) : S(W(i, j) - LD(i, k) * W(k, j));
                 if (k == j) break;
             }
+    MatX<S> V = MatX<S>::Zero(n, n);  // w_j / D_jj, once an entry (not once a product)
+    for (int k = 0; k < n; ++k)
+        for (int j = k; j >= 0; j = lambda[j]) V(k, j) = W(k, j) / LD(j, j);
     MatX<S> M = MatX<S>::Zero(n, n);
     std::vector<bool> ancestor(n);
     for (int i = 0; i < n; ++i) {
@@ -112,7 +115,7 @@ template <class S> MatX<S> ltdl_inverse(const MatX<S>& LD, const std::vector<int
         for (int j = i; j >= 0; j = lambda[j]) ancestor[j] = true;
         for (int k = 0; k <= i; ++k) {
             for (int j = k; j >= 0; j = lambda[j])
-                if (ancestor[j]) M(i, k) = M(i, k) + W(i, j) * W(k, j) / LD(j, j);
+                if (ancestor[j]) M(i, k) = M(i, k) + W(i, j) * V(k, j);
             M(k, i) = M(i, k);
         }
     }
