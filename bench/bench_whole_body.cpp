@@ -3,19 +3,26 @@
 // states cycled): MuJoCo computes these quantities only inside its pipeline, so its time is that of the
 // calls a user makes for each (mj_kinematics and mj_comPos, then mj_jacSubtreeCom; mj_crb, mj_factorM
 // and mj_solveM on the identity for H⁻¹; mj_crb, mj_energyPos and mj_energyVel for the energies).
-// MuJoCo has no centroidal momentum matrix, no Coriolis matrix and no Jacobian rate. Beside them, the
+// MuJoCo has no centroidal momentum matrix, no Coriolis matrix and no Jacobian rate. DART (Debian's
+// libdart-dev, bench/dart.cpp) where it has the quantity: getCOM, getCOMLinearJacobian,
+// getInvMassMatrix, computeKineticEnergy + computePotentialEnergy. Cold: 64 MiB written before each
+// call (every cache evicted), 32 calls a repetition. Beside them, the
 // figures issue 43 quotes for Pinocchio 3.7 (Intel Xeon, -O3 -march=native, hot, median; not run
 // here) and H⁻¹'s time against the generated aba's. Markdown for bench/RESULTS.md (--out=FILE).
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstdio>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "collect.hpp"
+#include "model/urdf_loader.hpp"
 #include "mujoco_model.hpp"
+#include "peers.hpp"
 #include "whole_body_robots.hpp"
 
 namespace rbdgen::bench {
@@ -29,6 +36,7 @@ struct Case {
     int next = 0;
     std::vector<double> a, b, c, identity;
     test::Mujoco mj;
+    Peer dart;
     int root = 1;  // MuJoCo's body whose subtree is the moving bodies
     Inputs& state() {
         Inputs& s = states[next];
@@ -52,6 +60,7 @@ struct Quantity {
     double pinocchio_arm, pinocchio_humanoid;  // µs
     void (*rbdgen)(Case&, Inputs&);
     void (*mujoco)(Case&, Inputs&);
+    Call Peer::*dart;
 };
 void mj_com(Case& c, Inputs& s) {
     c.set(s);
@@ -59,16 +68,17 @@ void mj_com(Case& c, Inputs& s) {
     mj_comPos(c.mj.m, c.mj.d);
 }
 const Quantity kQuantities[] = {
-    {"com", "centerOfMass", 0.40, 2.1, [](Case& c, Inputs& s) { c.r->com(s.q.data(), c.a.data()); }, mj_com},
+    {"com", "centerOfMass", 0.40, 2.1, [](Case& c, Inputs& s) { c.r->com(s.q.data(), c.a.data()); }, mj_com, &Peer::com},
     {"com_jacobian", "jacobianCenterOfMass", 0.40, 2.0, [](Case& c, Inputs& s) { c.r->com_jacobian(s.q.data(), c.a.data()); },
      [](Case& c, Inputs& s) {
          mj_com(c, s);
          mj_jacSubtreeCom(c.mj.m, c.mj.d, c.a.data(), c.root);
-     }},
+     }, &Peer::com_jacobian},
     {"centroidal", "ccrba", 0.58, 2.7,
-     [](Case& c, Inputs& s) { c.r->centroidal(s.q.data(), s.qd.data(), c.a.data(), c.b.data(), c.c.data()); }, nullptr},
+     [](Case& c, Inputs& s) { c.r->centroidal(s.q.data(), s.qd.data(), c.a.data(), c.b.data(), c.c.data()); }, nullptr, nullptr},
     {"centroidal_momentum_rate", "computeCentroidalMomentumTimeVariation", 1.1, 5.3,
-     [](Case& c, Inputs& s) { c.r->centroidal_momentum_rate(s.q.data(), s.qd.data(), s.x.data(), c.a.data(), c.b.data()); }, nullptr},
+     [](Case& c, Inputs& s) { c.r->centroidal_momentum_rate(s.q.data(), s.qd.data(), s.x.data(), c.a.data(), c.b.data()); }, nullptr,
+     nullptr},
     {"energy", "computeKineticEnergy + computePotentialEnergy", 1.18, 4.3,
      [](Case& c, Inputs& s) { c.r->energy(s.q.data(), s.qd.data(), s.g.data(), c.a.data(), c.b.data()); },
      [](Case& c, Inputs& s) {
@@ -76,9 +86,9 @@ const Quantity kQuantities[] = {
          mj_crb(c.mj.m, c.mj.d);
          mj_energyPos(c.mj.m, c.mj.d);
          mj_energyVel(c.mj.m, c.mj.d);
-     }},
+     }, &Peer::energy},
     {"jacobians_dot", "computeJointJacobiansTimeVariation", 1.1, 3.1,
-     [](Case& c, Inputs& s) { c.r->jacobians_dot(s.q.data(), s.qd.data(), c.a.data()); }, nullptr},
+     [](Case& c, Inputs& s) { c.r->jacobians_dot(s.q.data(), s.qd.data(), c.a.data()); }, nullptr, nullptr},
     {"minv", "computeMinverse", 1.8, 8.4, [](Case& c, Inputs& s) { c.r->minv(s.q.data(), c.a.data()); },
      [](Case& c, Inputs& s) {
          mj_com(c, s);
@@ -86,10 +96,10 @@ const Quantity kQuantities[] = {
          mj_factorM(c.mj.m, c.mj.d);
          std::copy(c.identity.begin(), c.identity.end(), c.a.begin());
          mj_solveM(c.mj.m, c.mj.d, c.a.data(), c.a.data(), c.r->nv);
-     }},
+     }, &Peer::minv},
     {"coriolis", "computeCoriolisMatrix", 2.3, 12.3, [](Case& c, Inputs& s) { c.r->coriolis(s.q.data(), s.qd.data(), c.a.data()); },
-     nullptr},
-    {"aba", "", 0, 0, [](Case& c, Inputs& s) { c.r->aba(s.q.data(), s.qd.data(), s.x.data(), s.g.data(), c.a.data()); }, nullptr},
+     nullptr, nullptr},
+    {"aba", "", 0, 0, [](Case& c, Inputs& s) { c.r->aba(s.q.data(), s.qd.data(), s.x.data(), s.g.data(), c.a.data()); }, nullptr, nullptr},
 };
 
 std::unique_ptr<Case> make_case(const WholeBodyRobot& r) {
@@ -99,6 +109,10 @@ std::unique_ptr<Case> make_case(const WholeBodyRobot& r) {
     const size_t n = static_cast<size_t>(std::max(6, r.nv)) * r.nv;
     c->a.assign(n, 0), c->b.assign(n, 0), c->c.assign(n, 0), c->identity.assign(n, 0);
     for (int i = 0; i < r.nv; ++i) c->identity[i * r.nv + i] = 1;
+    std::vector<JointSlot> joints;
+    for (const Body& b : load_urdf(r.urdf, {r.floating_base}).bodies)
+        joints.push_back({b.joint_name, b.joint.type == JointType::Floating, b.q_index, b.v_index});
+    c->dart = dart_peer(r.urdf, r.floating_base, joints);
     test::load_mujoco(r.urdf, r.floating_base, c->mj);
     if (!c->mj.m) {
         std::fprintf(stderr, "MuJoCo does not read %s: %s\n", r.urdf.c_str(), c->mj.refusal.c_str());
@@ -127,40 +141,63 @@ int main(int argc, char** argv) {
     const std::vector<WholeBodyRobot> robots = whole_body_robots();
     std::vector<std::unique_ptr<Case>> cases;
     for (const WholeBodyRobot& r : robots) cases.push_back(make_case(r));
+    const char* const peers[] = {"rbdgen", "mujoco", "dart"};
     for (auto& c : cases)
         for (const Quantity& q : kQuantities)
-            for (int peer = 0; peer < 2; ++peer) {
-                const auto run = peer == 0 ? q.rbdgen : q.mujoco;
-                if (!run || (peer == 1 && !c->mj.m)) continue;
+            for (int peer = 0; peer < 3; ++peer) {
                 Case* x = c.get();
-                benchmark::RegisterBenchmark((c->r->label + "/" + q.name + (peer ? "/mujoco" : "/rbdgen")).c_str(),
-                                             [x, run](benchmark::State& st) {
-                                                 for (auto _ : st) {
-                                                     run(*x, x->state());
-                                                     benchmark::ClobberMemory();
-                                                 }
-                                             })
-                    ->ComputeStatistics("min", minimum);
+                std::function<void(Case&, Inputs&)> run;
+                if (peer == 0) run = q.rbdgen;
+                if (peer == 1 && q.mujoco && c->mj.m) run = q.mujoco;
+                if (peer == 2 && q.dart && c->dart.*q.dart) {
+                    const Call call = c->dart.*q.dart;
+                    run = [call](Case& y, Inputs& s) { call(s.q.data(), s.qd.data(), s.x.data(), s.g.data(), y.a.data()); };
+                }
+                if (!run) continue;
+                const std::string name = c->r->label + "/" + q.name + "/" + peers[peer];
+                benchmark::RegisterBenchmark(name.c_str(), [x, run](benchmark::State& st) {
+                    for (auto _ : st) {
+                        run(*x, x->state());
+                        benchmark::ClobberMemory();
+                    }
+                })->ComputeStatistics("min", minimum);
+                benchmark::RegisterBenchmark((name + "-cold").c_str(), [x, run](benchmark::State& st) {
+                    for (auto _ : st) {
+                        Inputs& s = x->state();
+                        flush_caches(64 << 20);
+                        const auto t0 = std::chrono::steady_clock::now();
+                        run(*x, s);
+                        benchmark::ClobberMemory();
+                        st.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+                    }
+                })->UseManualTime()->Iterations(32)->Repetitions(10)->ComputeStatistics("min", minimum);
             }
     Collect collect;
     benchmark::RunSpecifiedBenchmarks(&collect);
 
-    std::string md = "| robot | kernel | operations | rbdgen ns | MuJoCo ns (rbdgen faster by) | Pinocchio (issue 43, Intel, µs) |\n"
-                     "|---|---|---|---|---|---|\n";
+    std::string md = "| robot | kernel | operations | rbdgen ns | MuJoCo ns (rbdgen faster by) | DART ns | rbdgen cold ns | MuJoCo cold | "
+                     "DART cold | Pinocchio (issue 43, Intel, µs) |\n|---|---|---|---|---|---|---|---|---|---|\n";
     for (auto& c : cases) {
         const nlohmann::json report = nlohmann::json::parse(std::ifstream(c->r->report));
-        const auto ns = [&](const std::string& k, const char* peer) {
+        const auto ns = [&](const std::string& k, const std::string& peer) {
             const auto it = collect.ns.find(c->r->label + "/" + k + "/" + peer);
             return it == collect.ns.end() ? -1.0 : it->second;
         };
         for (const Quantity& q : kQuantities) {
-            const double own = ns(q.name, "rbdgen"), mj = ns(q.name, "mujoco");
-            md += "| " + c->r->label + " | " + q.name + " | " + std::to_string(total_ops(report["kernels"][q.name])) + " | " + fmt_ns(own) +
-                  " | " + (mj > 0 ? fmt_ns(mj) + " (" + fmt_ns(mj / own) + "x)" : "-") + " | ";
+            md += "| " + c->r->label + " | " + q.name + " | " + std::to_string(total_ops(report["kernels"][q.name]));
+            for (const std::string suffix : {"", "-cold"}) {
+                const double own = ns(q.name, "rbdgen" + suffix);
+                md += " | " + fmt_ns(own);
+                for (const char* peer : {"mujoco", "dart"}) {
+                    const double t = ns(q.name, peer + suffix);
+                    md += " | " + (t > 0 ? fmt_ns(t) + " (" + fmt_ns(t / own) + "x)" : std::string("-"));
+                }
+            }
             const double pin = c->r->label == "arm7" ? q.pinocchio_arm : c->r->label == "humanoid30_fb" ? q.pinocchio_humanoid : 0;
-            md += (pin > 0 ? std::string(q.pinocchio) + " " + fmt_ns(pin) : "-") + " |\n";
+            md += " | " + (pin > 0 ? std::string(q.pinocchio) + " " + fmt_ns(pin) : "-") + " |\n";
         }
-        md += "| " + c->r->label + " | minv / aba | | " + fmt_ns(ns("minv", "rbdgen") / ns("aba", "rbdgen")) + "x | | |\n";
+        md += "| " + c->r->label + " | minv / aba | | " + fmt_ns(ns("minv", "rbdgen") / ns("aba", "rbdgen")) + "x | | | " +
+              fmt_ns(ns("minv", "rbdgen-cold") / ns("aba", "rbdgen-cold")) + "x | | | |\n";
     }
     if (!out_file.empty()) std::ofstream(out_file) << md;
     std::fputs(md.c_str(), stdout);

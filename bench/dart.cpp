@@ -3,7 +3,9 @@
 // elements dropped: no meshes are needed for dynamics), joint damping, springs and friction zeroed,
 // every joint force-actuated (no mimic constraints),
 // and its coordinates mapped to rbdgen's by joint name: inverse dynamics (computeInverseDynamics),
-// the mass matrix (getMassMatrix) and forward dynamics (computeForwardDynamics, articulated-body).
+// the mass matrix (getMassMatrix) and forward dynamics (computeForwardDynamics, articulated-body);
+// and the centre of mass (getCOM), its Jacobian (getCOMLinearJacobian), H⁻¹ (getInvMassMatrix) and
+// the energies (computeKineticEnergy, computePotentialEnergy).
 // A floating base is DART's FreeJoint: rotation vector and translation, and [angular; linear]
 // body-frame velocity and acceleration as rbdgen's qd and qdd.
 #include <dart/dynamics/DegreeOfFreedom.hpp>
@@ -86,7 +88,7 @@ Peer dart_peer(const std::string& urdf, bool floating_base, const std::vector<Jo
     if (d->free_dof >= 0)
         for (int k = 0; k < 6; ++k) d->dof_of_v[d->free_v + k] = d->free_dof + k;
     d->pos = d->vel = d->x = Eigen::VectorXd::Zero(d->nv);
-    Peer p{"dart", {}, {}, {}, {}};
+    Peer p{"dart", {}, {}, {}, {}, {}, {}, {}, {}};
     p.rnea = [d](const double* q, const double* qd, const double* qdd, const double* g, double* out) {
         d->load(q, qd, qdd, g);
         d->skel->setAccelerations(d->x);
@@ -104,6 +106,27 @@ Peer dart_peer(const std::string& urdf, bool floating_base, const std::vector<Jo
         d->skel->setForces(d->x);
         d->skel->computeForwardDynamics();
         d->store(d->skel->getAccelerations(), out);
+    };
+    p.com = [d](const double* q, const double*, const double*, const double*, double* out) {
+        d->load(q, nullptr, nullptr, nullptr);
+        const Eigen::Vector3d c = d->skel->getCOM();
+        for (int k = 0; k < 3; ++k) out[k] = c[k];
+    };
+    p.com_jacobian = [d](const double* q, const double*, const double*, const double*, double* out) {
+        d->load(q, nullptr, nullptr, nullptr);
+        const dart::math::LinearJacobian J = d->skel->getCOMLinearJacobian();
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < d->nv; ++c) out[r * d->nv + c] = J(r, d->dof_of_v[c]);
+    };
+    p.minv = [d](const double* q, const double*, const double*, const double*, double* out) {
+        d->load(q, nullptr, nullptr, nullptr);
+        const Eigen::MatrixXd& M = d->skel->getInvMassMatrix();
+        for (int r = 0; r < d->nv; ++r)
+            for (int c = 0; c < d->nv; ++c) out[r * d->nv + c] = M(d->dof_of_v[r], d->dof_of_v[c]);
+    };
+    p.energy = [d](const double* q, const double* qd, const double*, const double* g, double* out) {
+        d->load(q, qd, nullptr, g);
+        out[0] = d->skel->computeKineticEnergy(), out[1] = d->skel->computePotentialEnergy();
     };
     return p;
 }

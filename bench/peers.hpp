@@ -15,6 +15,9 @@ using Call = std::function<void(const double* q, const double* qd, const double*
 struct Peer {
     std::string name;  // "rbdgen", "rbdgen-straight", "rbdgen-uniform", "rbdgen-native", "reference", "kdl", "dart"
     Call rnea, crba, fd_crba_ltdl, aba;  // empty where the peer has no such kernel
+    // What whole-body controllers compute (bench_whole_body.cpp), where the peer has it: the centre of
+    // mass, its Jacobian, H⁻¹, and the energies (out: T, V).
+    Call com, com_jacobian, minv, energy;
 };
 
 // A joint of the generated robot (its header's joint table): where its coordinates sit.
