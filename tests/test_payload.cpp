@@ -12,7 +12,10 @@
 #include <sstream>
 
 #include "algorithms/aba.hpp"
+#include "algorithms/centroidal.hpp"
+#include "algorithms/com.hpp"
 #include "algorithms/crba.hpp"
+#include "algorithms/energy.hpp"
 #include "algorithms/fd_crba_ltdl.hpp"
 #include "algorithms/regressor.hpp"
 #include "algorithms/rnea.hpp"
@@ -84,6 +87,38 @@ TEST(Payload, ArmWithAPayloadIsTheReferenceOnTheEditedUrdf) {
     const std::vector<double> pi(p.data(), p.data() + 10);
     EXPECT_NEAR(pi[0], 2.7, 1e-15);
     CHECK_AGAINST(payload_arm, model, pi, 1e-10);
+}
+
+// The centre of mass, the centroidal momentum and the energy carry the payload too (the total mass
+// included, which the header's total_mass, the URDF's, does not).
+TEST(Payload, CentreOfMassCentroidalAndEnergyWithAPayloadAreTheReferenceOnTheEditedUrdf) {
+    const test::TempFile edited("arm7_payload.urdf", with_inertial(read(test::project_model("arm7.urdf")), "link007", kPayload));
+    const Model model = load_urdf(edited.str(), {false});
+    const auto p = parameters_of_inertia(link_frame(model, "link007")->I);
+    const std::vector<double> pi(p.data(), p.data() + 10);
+    EXPECT_GT(std::abs(total_mass(model) - payload_arm::total_mass), 1.0);
+    std::mt19937_64 rng(5);
+    for (int s = 0; s < 50; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        Vec3<double> c;
+        MatX<double> A(6, model.nv);
+        Vec6<double> h, Adot_qd;
+        double T, V;
+        payload_arm::com(x.q.data(), pi.data(), c.data());
+        std::vector<double> A_rows(6 * model.nv);
+        payload_arm::centroidal(x.q.data(), x.qd.data(), pi.data(), A_rows.data(), h.data(), Adot_qd.data());
+        payload_arm::energy(x.q.data(), x.qd.data(), x.gravity.data(), pi.data(), &T, &V);
+        for (int r = 0; r < 6; ++r)
+            for (int k = 0; k < model.nv; ++k) A(r, k) = A_rows[r * model.nv + k];
+        const Centroidal<double> reference = centroidal<double>(model, x.q, x.qd);
+        const Energy<double> e = energy<double>(model, x.q, x.qd, x.gravity);
+        EXPECT_LT(test::rel_err(c, center_of_mass<double>(model, x.q).c), 1e-10);
+        EXPECT_LT(test::rel_err(A, reference.A), 1e-10);
+        EXPECT_LT(test::rel_err(h, reference.h), 1e-10);
+        EXPECT_LT(test::rel_err(Adot_qd, reference.Adot_qd), 1e-10);
+        EXPECT_NEAR(T, e.T, 1e-10 * std::max(1.0, std::abs(e.T)));
+        EXPECT_NEAR(V, e.V, 1e-10 * std::max(1.0, std::abs(e.V)));
+    }
 }
 
 TEST(Payload, Ur5ToolFlangePayloadIsTheReferenceOnTheEditedUrdf) {

@@ -376,6 +376,12 @@ nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& r) {
             put(j, result.name, m);
             continue;
         }
+        if (result.form == EvalResult::Form::Named && result.names.size() == 1 &&
+            result.name.substr(result.name.find('.') + 1) == result.names[0]) {  // a number named as its output: "energy": {"T": x}
+            check_finite(layout, result.values.at(0), what, result.names[0]);
+            put(j, result.name, result.values[0]);
+            continue;
+        }
         if (result.form == EvalResult::Form::Named) {
             nlohmann::ordered_json named = nlohmann::ordered_json::object();
             for (size_t k = 0; k < result.values.size(); ++k) {
