@@ -8,43 +8,32 @@
 // world coordinates). With the subtree's sums Iᶜ and Bᶜ (no transforms: world coordinates), for the
 // axes k of body i and r of an ancestor j of i (or of i itself):
 //   C_rk = s_rᵀ (Iᶜᵢ ṡₖ + Bᶜᵢ sₖ),   C_kr = ṡ_rᵀ Iᶜᵢ sₖ + s_rᵀ Bᶜᵢᵀ sₖ   (j ≠ i)
-// and every other entry a branch-induced zero, never computed.
+// and every other entry a branch-induced zero, never computed. No B is formed as a 6 × 6 matrix:
+// v×* I − I v× = İ, so Bᶜ = ½ (İᶜ + hᶜ ×̄*), İᶜ the subtree's inertia rate and hᶜ its momentum
+// (rnea_derivatives.hpp InertiaRate, the 15 numbers of Carpentier and Mansard's B).
 #pragma once
 
 #include <vector>
 
 #include "algorithms/compiled_once.hpp"
 #include "algorithms/forward_kinematics.hpp"
+#include "algorithms/rnea_derivatives.hpp"
 
 namespace rbdgen {
-
-// v× and v×* as matrices, and f ×̄*.
-template <class S> Mat6<S> crm_matrix(const Vec6<S>& v) {
-    Mat6<S> X = Mat6<S>::Zero();
-    X.template topLeftCorner<3, 3>() = X.template bottomRightCorner<3, 3>() = skew<S>(ang(v));
-    X.template bottomLeftCorner<3, 3>() = skew<S>(lin(v));
-    return X;
-}
-template <class S> Mat6<S> crf_bar_matrix(const Vec6<S>& f) {
-    Mat6<S> X = Mat6<S>::Zero();
-    X.template topLeftCorner<3, 3>() = -skew<S>(ang(f));
-    X.template topRightCorner<3, 3>() = X.template bottomLeftCorner<3, 3>() = -skew<S>(lin(f));
-    return X;
-}
 
 template <class S> MatX<S> coriolis(const Model& model, const VecX<S>& q, const VecX<S>& qd, const BodyInertias<S>* inertias = nullptr) {
     const int N = model.N(), n = model.nv;
     const Kinematics<S> kin = forward_kinematics<S>(model, q, qd);
+    // the subtree's Iᶜ, and its İᶜ and momentum hᶜ = Σ Iᵢ vᵢ (B_c = ½ (İᶜ + hᶜ ×̄*): B is linear in I and I v)
     std::vector<RigidBodyInertia<S>> I_c(N);
-    std::vector<Mat6<S>> B_c(N);
+    std::vector<InertiaRate<S>> B_c(N);  // 2 Bᶜ
     std::vector<Vec6<S>> s(n), s_dot(n);  // the axes and their rates, world coordinates
     for (int i = 0; i < N; ++i) {
         const Step<S> step;
         const Body& b = model.bodies[i];
         const Vec6<S> v = kin.X_0[i].inverse_apply(kin.v[i]);
         I_c[i] = body_inertia<S>(model, i, inertias).expressed_in_parent(kin.X_0[i]);
-        const Mat6<S> I = I_c[i].matrix(), v_cross = crm_matrix<S>(v);
-        B_c[i] = S(0.5) * (Mat6<S>(-v_cross.transpose() * I) - I * v_cross + crf_bar_matrix<S>(I_c[i] * v));
+        B_c[i] = inertia_rate<S>(I_c[i], v);
         for (int k = 0; k < b.joint.nv(); ++k) {
             s[b.v_index + k] = kin.X_0[i].inverse_apply(motion_axis(b.joint, k).cast<S>());
             s_dot[b.v_index + k] = crm<S>(v, s[b.v_index + k]);
@@ -55,7 +44,9 @@ template <class S> MatX<S> coriolis(const Model& model, const VecX<S>& q, const 
         const Step<S> step;
         const Body& b = model.bodies[i];
         for (int k = b.v_index; k < b.v_index + b.joint.nv(); ++k) {
-            const Vec6<S> f1 = I_c[i] * s_dot[k] + B_c[i] * s[k], f2 = I_c[i] * s[k], f3 = B_c[i].transpose() * s[k];
+            // Bᶜ sₖ = ½ (İᶜ sₖ + sₖ ×* hᶜ) and Bᶜᵀ sₖ = ½ (İᶜ sₖ − sₖ ×* hᶜ) (f ×̄* is skew-symmetric)
+            const Vec6<S> f1 = I_c[i] * s_dot[k] + S(0.5) * (B_c[i] * s[k]), f2 = I_c[i] * s[k],
+                          f3 = S(0.5) * B_c[i].transpose_times(s[k]);
             for (int j = i; j >= 0; j = model.bodies[j].lambda) {
                 const Body& bj = model.bodies[j];
                 for (int r = bj.v_index; r < bj.v_index + bj.joint.nv(); ++r) {
@@ -64,7 +55,8 @@ template <class S> MatX<S> coriolis(const Model& model, const VecX<S>& q, const 
                 }
             }
         }
-        if (b.lambda >= 0) I_c[b.lambda] = I_c[b.lambda] + I_c[i], B_c[b.lambda] += B_c[i];
+        if (b.lambda >= 0)
+            I_c[b.lambda] = I_c[b.lambda] + I_c[i], B_c[b.lambda] = B_c[b.lambda] + B_c[i];
     }
     return C;
 }
