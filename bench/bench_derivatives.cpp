@@ -9,7 +9,6 @@
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Geometry>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -19,6 +18,7 @@
 #include "algorithms/aba.hpp"
 #include "algorithms/rnea.hpp"
 #include "collect.hpp"
+#include "report_ops.hpp"
 #include "derivatives_robots.hpp"
 #include "emit/prepare.hpp"
 #include "model/urdf_loader.hpp"
@@ -213,12 +213,6 @@ std::string num(double v, const char* f) {
     return b;
 }
 
-long total_ops(const nlohmann::json& kernel) {
-    long t = 0;
-    for (const auto& [k, v] : kernel["ops"].items()) t += v.get<long>();
-    return t;
-}
-
 }  // namespace
 }  // namespace rbdgen::bench
 
@@ -235,22 +229,8 @@ int main(int argc, char** argv) {
             for (const Named& p : kPeers) {
                 const std::string name = c->r->label + "/" + kernels[forward] + "/" + p.name;
                 Case* x = c.get();
-                benchmark::RegisterBenchmark(name.c_str(), [x, p, forward](benchmark::State& st) {
-                    for (auto _ : st) {
-                        p.run(*x, x->state(), forward);
-                        benchmark::ClobberMemory();
-                    }
-                })->ComputeStatistics("min", minimum);
-                benchmark::RegisterBenchmark((name + "-cold").c_str(), [x, p, forward](benchmark::State& st) {
-                    for (auto _ : st) {
-                        State& s = x->state();
-                        flush_caches(64 << 20);
-                        const auto t0 = std::chrono::steady_clock::now();
-                        p.run(*x, s, forward);
-                        benchmark::ClobberMemory();
-                        st.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-                    }
-                })->UseManualTime()->Iterations(32)->Repetitions(10)->ComputeStatistics("min", minimum);
+                register_hot_and_cold(name, [x]() -> State& { return x->state(); },
+                                      [x, p, forward](State& s) { p.run(*x, s, forward); });
             }
     Collect collect;
     benchmark::RunSpecifiedBenchmarks(&collect);

@@ -25,6 +25,7 @@
 #include "algorithms/frames.hpp"
 #include "algorithms/rnea.hpp"
 #include "collect.hpp"
+#include "report_ops.hpp"
 #include "lu_robots.hpp"
 #include "emit/prepare.hpp"
 #include "model/urdf_loader.hpp"
@@ -55,12 +56,6 @@ struct Case {
     long ops_factor_solve = 0, nnz_D = 0, nnz_LU = 0;
     std::string ordering;
 };
-
-long total_ops(const nlohmann::json& kernel) {
-    long t = 0;
-    for (const auto& [k, v] : kernel["ops"].items()) t += v.get<long>();
-    return t;
-}
 
 Case make_case(const LuRobot& r, const std::string& problem_name, const Model& model, const nlohmann::json& report) {
     Case c;

@@ -16,6 +16,7 @@
 #include "algorithms/forward_kinematics.hpp"
 #include "algorithms/rnea.hpp"
 #include "collect.hpp"
+#include "report_ops.hpp"
 #include "emit/prepare.hpp"
 #include "model/urdf_loader.hpp"
 #include "ncmtm_robots.hpp"
@@ -54,12 +55,6 @@ struct Case {
     long fk_ops = 0, cornea_ops = 0;
     double fk_agreement = 0, tau_agreement = 0;
 };
-
-long total_ops(const nlohmann::json& kernel) {
-    long t = 0;
-    for (const auto& [k, v] : kernel["ops"].items()) t += v.get<long>();
-    return t;
-}
 
 std::unique_ptr<Case> make_case(const NcmtmRobot& r, short tag) {
     auto c = std::make_unique<Case>();

@@ -11,7 +11,6 @@
 // here) and H⁻¹'s time against the generated aba's. Markdown for bench/RESULTS.md (--out=FILE).
 #include <benchmark/benchmark.h>
 
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <fstream>
@@ -20,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "collect.hpp"
+#include "report_ops.hpp"
 #include "model/urdf_loader.hpp"
 #include "mujoco_model.hpp"
 #include "peers.hpp"
@@ -126,12 +126,6 @@ std::unique_ptr<Case> make_case(const WholeBodyRobot& r) {
     return c;
 }
 
-long total_ops(const nlohmann::json& kernel) {
-    long t = 0;
-    for (const auto& [k, v] : kernel["ops"].items()) t += v.get<long>();
-    return t;
-}
-
 }  // namespace
 }  // namespace rbdgen::bench
 
@@ -155,22 +149,7 @@ int main(int argc, char** argv) {
                 }
                 if (!run) continue;
                 const std::string name = c->r->label + "/" + q.name + "/" + peers[peer];
-                benchmark::RegisterBenchmark(name.c_str(), [x, run](benchmark::State& st) {
-                    for (auto _ : st) {
-                        run(*x, x->state());
-                        benchmark::ClobberMemory();
-                    }
-                })->ComputeStatistics("min", minimum);
-                benchmark::RegisterBenchmark((name + "-cold").c_str(), [x, run](benchmark::State& st) {
-                    for (auto _ : st) {
-                        Inputs& s = x->state();
-                        flush_caches(64 << 20);
-                        const auto t0 = std::chrono::steady_clock::now();
-                        run(*x, s);
-                        benchmark::ClobberMemory();
-                        st.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-                    }
-                })->UseManualTime()->Iterations(32)->Repetitions(10)->ComputeStatistics("min", minimum);
+                register_hot_and_cold(name, [x]() -> Inputs& { return x->state(); }, [x, run](Inputs& s) { run(*x, s); });
             }
     Collect collect;
     benchmark::RunSpecifiedBenchmarks(&collect);

@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -79,6 +80,28 @@ inline std::string initialize(int argc, char** argv) {
     int n = static_cast<int>(args.size());
     benchmark::Initialize(&n, args.data());
     return out_file;
+}
+
+// Two benchmarks of one call: `name` hot (the next state each iteration) and `name`-cold (64 MiB
+// written before each call, the call alone timed, 32 calls a repetition, 10 repetitions), each
+// reporting the minimum of its repetitions. next() gives the state; run(state) makes the call.
+template <class Next, class Run> void register_hot_and_cold(const std::string& name, Next next, Run run) {
+    benchmark::RegisterBenchmark(name.c_str(), [next, run](benchmark::State& st) {
+        for (auto _ : st) {
+            run(next());
+            benchmark::ClobberMemory();
+        }
+    })->ComputeStatistics("min", minimum);
+    benchmark::RegisterBenchmark((name + "-cold").c_str(), [next, run](benchmark::State& st) {
+        for (auto _ : st) {
+            auto& s = next();
+            flush_caches(64 << 20);
+            const auto t0 = std::chrono::steady_clock::now();
+            run(s);
+            benchmark::ClobberMemory();
+            st.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        }
+    })->UseManualTime()->Iterations(32)->Repetitions(10)->ComputeStatistics("min", minimum);
 }
 
 }  // namespace rbdgen::bench
