@@ -15,6 +15,7 @@
 #include "algorithms/frames.hpp"
 #include "algorithms/jacobians.hpp"
 #include "algorithms/minv.hpp"
+#include "algorithms/minv_aba.hpp"
 #include "algorithms/rnea.hpp"
 #include "emit/kernel.hpp"
 #include "emit/kernel_spec_parts.hpp"
@@ -116,13 +117,14 @@ TEST_P(WholeBody, EnergyIsHalfQdHQdAndItsGradientIsGravity) {
     }
 }
 
-// H⁻¹ H = 1; C q̇ = nle − g; Ḣ = C + Cᵀ with Ḣ by central differences of the CRBA along q̇.
+// H⁻¹ H = 1 (through the LTDL factors and by the articulated-body recursion); C q̇ = nle − g; Ḣ = C + Cᵀ with Ḣ by central differences of the CRBA along q̇.
 TEST_P(WholeBody, MinvInvertsHAndCoriolisFactorsTheBiasForces) {
     const Vec3<double> no_gravity = Vec3<double>::Zero();
     for (int n = 0; n < kStates; ++n) {
         const test::RandomState s = test::random_state(model, rng);
         const MatX<double> H = crba<double>(model, s.q);
         ASSERT_LT(err(minv<double>(model, s.q) * H, MatX<double>::Identity(model.nv, model.nv)), kIdentity) << n;
+        ASSERT_LT(err(minv_aba<double>(model, s.q) * H, MatX<double>::Identity(model.nv, model.nv)), kIdentity) << n;
         const MatX<double> C = coriolis<double>(model, s.q, s.qd);
         ASSERT_LT(err(C * s.qd, rnea<double>(model, s.q, s.qd, VecX<double>::Zero(model.nv), no_gravity)), kIdentity) << n;
         const MatX<double> H_dot = rate([&](double t) { return crba<double>(model, test::plus(model, s.q, s.qd * t)); });
@@ -177,12 +179,15 @@ TEST_P(WholeBody, BranchInducedZerosOfCAndMinvAreNeverComputed) {
     const std::vector<int> lambda = expanded_parent(model);
     const std::vector<std::vector<bool>> pattern = jsim_pattern(lambda);
     int zeros = 0;
-    for (const char* name : {"coriolis", "minv"}) {
-        const Kernel k = trace_kernel(model, kernel_spec(name));
+    const KernelSpec& minv_spec = kernel_spec("minv");
+    ASSERT_EQ(minv_spec.alternatives.size(), 1u);
+    for (const char* name : {"coriolis", "minv", "minv by the articulated-body recursion"}) {
+        const bool by_aba = std::string(name) == "minv by the articulated-body recursion";
+        const Kernel k = trace_kernel(model, by_aba ? *minv_spec.alternatives[0] : kernel_spec(name));
         for (int i = 0; i < model.nv; ++i)
             for (int j = 0; j < model.nv; ++j) {
                 bool nonzero = pattern[i][j] || pattern[j][i];
-                if (std::string(name) == "minv") {  // a common ancestor
+                if (std::string(name) != "coriolis") {  // a common ancestor
                     nonzero = false;
                     for (int a = i; a >= 0 && !nonzero; a = lambda[a])
                         for (int b = j; b >= 0 && !nonzero; b = lambda[b]) nonzero = a == b;
@@ -235,6 +240,27 @@ TEST_P(WholeBody, CentroidalByTheCompositeRecursionIsTheCheaperWay) {
     RecordProperty("ops_ccrba", recursion);
     RecordProperty("ops_summed_jacobians", summed);
     EXPECT_LT(recursion, summed);
+}
+
+// minv is traced both ways (the LTDL factors, the articulated-body recursion) and the kernel is the
+// one of fewer operations, its report "method" naming it with both counts.
+TEST_P(WholeBody, MinvKeepsTheMethodOfFewerOperations) {
+    if (model.nv > 40) GTEST_SKIP() << "traced on the smaller models only (the test's time)";
+    const KernelSpec& spec = kernel_spec("minv");
+    const Kernel kept = trace_kernel(model, spec);
+    const long ltdl_ops = trace_kernel(model, [&] {
+        KernelSpec alone = spec;
+        alone.alternatives.clear();
+        return alone;
+    }()).ops().total();
+    const long aba_ops = trace_kernel(model, *spec.alternatives[0]).ops().total();
+    RecordProperty("ops_ltdl", ltdl_ops);
+    RecordProperty("ops_articulated_body", aba_ops);
+    EXPECT_EQ(kept.ops().total(), std::min(ltdl_ops, aba_ops));
+    const std::string chosen = ltdl_ops <= aba_ops ? "ltdl:" : "articulated-body:";
+    EXPECT_EQ(kept.method.rfind(chosen, 0), 0u) << kept.method;
+    EXPECT_NE(kept.method.find("ltdl " + std::to_string(ltdl_ops) + ", articulated-body " + std::to_string(aba_ops)), std::string::npos)
+        << kept.method;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModels, WholeBody, ::testing::ValuesIn(test::all_models()), test::case_name);

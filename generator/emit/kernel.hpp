@@ -83,8 +83,12 @@ struct KernelSpec {
     enum class LtdlLoops { None, Factor, Solve, FactorAndSolve, Derivatives, DerivativePairs };
     LtdlLoops ltdl_loops = LtdlLoops::None;
     std::shared_ptr<const KernelSpec> head, tail;
-    // How the kernel computes what it does, where there was a choice (report.json "method").
+    // How the kernel computes what it does, where there was a choice (report.json "method"): the words
+    // before its first ':' name the method.
     std::string method;
+    // The same kernel by other algorithms (same inputs and outputs): trace_kernel traces each and keeps
+    // the one of fewest operations for this robot.
+    std::vector<std::shared_ptr<const KernelSpec>> alternatives;
     // Traced with value numbering by value (sym/merge_values.hpp): Nori's LU, whose symmetric
     // products Xᵀ Iᴬ X are traced as two expressions a pair of entries.
     bool merge_values = false;
@@ -149,6 +153,8 @@ struct Kernel {
     // Divisions sharing a divisor are one reciprocal and multiplications (sym::share_reciprocals);
     // the operations as the algorithm wrote them, where that changed them.
     std::optional<sym::OpCounts> ops_with_divisions;
+    // The spec's method, or the alternative's that was kept, with the operations of each traced.
+    std::string method;
     std::vector<int> all_output_nodes() const;
     sym::OpCounts ops() const { return graph->count(all_output_nodes()); }
 };

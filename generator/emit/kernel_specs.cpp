@@ -355,6 +355,22 @@ Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes, b
         rebuild([](const sym::Graph& in, const std::vector<int>& outputs, sym::Graph& out) {
             return sym::merge_equal_values(in, outputs, out, sym::kMergeTolerance);
         });
+    k.method = spec.method;
+    if (spec.alternatives.empty()) return k;
+    // the method of fewest operations for this robot, and what each took
+    const auto short_name = [](const std::string& method) { return method.substr(0, method.find(':')); };
+    std::string counts = short_name(spec.method) + " " + std::to_string(k.ops().total());
+    for (const auto& alternative : spec.alternatives) {
+        Kernel a = trace_kernel(model, *alternative, max_nodes, keep_divisions, folding);
+        counts += ", " + short_name(alternative->method) + " " + std::to_string(a.ops().total());
+        if (a.ops().total() < k.ops().total()) {
+            a.spec = &spec;
+            a.name = spec.name;
+            a.doc = spec.doc;
+            k = std::move(a);
+        }
+    }
+    k.method += " (operations for this robot: " + counts + ")";
     return k;
 }
 

@@ -98,7 +98,7 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
         }
         entry["output_nonzeros"] = nonzeros;
         if (e.kernel.outputs.size() > 1) entry["output_nonzeros_each"] = by_output;
-        if (!e.kernel.spec->method.empty()) entry["method"] = e.kernel.spec->method;
+        if (!e.kernel.method.empty()) entry["method"] = e.kernel.method;
         if (e.refused) entry["refused"] = c.fd_refusal;
         else
             entry["float_error"] = {{"worst", finite_or_inf(e.float_error.worst)}, {"p99", finite_or_inf(e.float_error.p99)},

@@ -7,6 +7,7 @@
 #include "algorithms/energy.hpp"
 #include "algorithms/jacobians.hpp"
 #include "algorithms/minv.hpp"
+#include "algorithms/minv_aba.hpp"
 #include "emit/kernel_spec_parts.hpp"
 #include "model/error.hpp"
 
@@ -118,7 +119,15 @@ std::vector<KernelSpec> whole_body_specs(const RunTime& run_time) {
         }, true);
     minv_spec.on_request = true;
     minv_spec.method = "ltdl: H from the CRBA, its LTDL factors without fill and H^-1 = L^-1 D^-1 L^-T from W = L^-1, as "
-                       "aba_derivatives' dqdd/dtau (the articulated-body recursion of Carpentier and Mansard is not built)";
+                       "aba_derivatives' dqdd/dtau";
+    KernelSpec by_aba = spec("minv", minv_spec.doc, with_payload({q_in()}), {Minv},
+        [run_time](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            const auto I = run_time.body_inertias(m, x);
+            return std::vector{row_major(minv_aba<S>(m, x[0], pointer(I)))};
+        }, true);
+    by_aba.method = "articulated-body: the ABA on every unit torque at once (Carpentier and Mansard 2018, Pinocchio's computeMinverse)";
+    minv_spec.alternatives.push_back(std::make_shared<const KernelSpec>(std::move(by_aba)));
     k.push_back(std::move(minv_spec));
     ArraySpec C = nv_matrix("C", "C(q, qd), row-major: C qd = nle - g, Hdot = C + C^T", ArrayLayout::RowMajor);
     C.json = EvalForm::JointMatrix;

@@ -17,6 +17,7 @@
 #include "algorithms/jacobians.hpp"
 #include "algorithms/ltdl.hpp"
 #include "algorithms/minv.hpp"
+#include "algorithms/minv_aba.hpp"
 #include "algorithms/ncmtm_fd.hpp"
 #include "algorithms/ncmtm_jacobians.hpp"
 #include "algorithms/ncmtm_kinematics.hpp"
@@ -49,6 +50,7 @@
     template RBDGEN_SPATIAL_JACOBIAN_RATE(S);       \
     template RBDGEN_LTDL(S);                        \
     template RBDGEN_MINV(S);                        \
+    template RBDGEN_MINV_ABA(S);                    \
     template RBDGEN_NCMTM_FD(S);                    \
     template RBDGEN_NCMTM_FK(S);                    \
     template RBDGEN_NCMTM_JACOBIAN(S);              \
