@@ -69,6 +69,7 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         const Subspace<S> S_i = motion_subspace<S>(b.joint);
         U[i] = I_A[i] * S_i;
         D_LD[i] = S_i.transpose() * U[i];
+        if (b.joint.armature != 0) D_LD[i].diagonal().array() += S(b.joint.armature);  // D_i = S_iᵀ U_i + armature
         if (n_i == 1)
             D_LD[i](0, 0) = S(1) / D_LD[i](0, 0);
         else
@@ -76,10 +77,11 @@ VecX<S> aba(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<
         u[i] = tau.segment(b.v_index, n_i) - S_i.transpose() * p_A[i];
         if (n_i == 1) {
             // I_a S = U − U (Sᵀ U) / D = 0: when S = ±e_k, row and column k of I_a are exactly zero (the
-            // articulated inertia is 5 × 5), and (U / D)_k = S_k; both are set so, not computed.
+            // articulated inertia is 5 × 5), and (U / D)_k = S_k; both are set so, not computed. Not
+            // with an armature: then D = Sᵀ U + armature.
             const Vec6<double> s = motion_axis(b.joint, 0), s_abs = s.cwiseAbs();
             Eigen::Index k = -1;
-            if (s_abs.sum() == 1 && s_abs.maxCoeff() == 1) s_abs.maxCoeff(&k);
+            if (s_abs.sum() == 1 && s_abs.maxCoeff() == 1 && b.joint.armature == 0) s_abs.maxCoeff(&k);
             for (int r = 0; r < 6; ++r) U_D[i][r] = r == k ? S(s[k]) : S(U[i](r, 0) * D_LD[i](0, 0));
             if (b.lambda < 0) continue;
             Mat6<S> I_a;  // I_A − U Uᵀ / D, symmetric: upper triangle only

@@ -50,6 +50,7 @@ std::vector<VecX<S>> cornea(const Model& model, const Motion<S>& motion, const V
         for (int k = 0; k <= Q; ++k) {
             factorial *= k > 0 ? k : 1;
             project<S>(b.joint, Vec6<S>(f_hat[i][k] * S(factorial)), tau[k].data() + b.v_index);
+            add_armature<S>(b.joint, motion.psi[k + 1].data() + b.v_index, tau[k].data() + b.v_index);  // (armature q̈)^(k)
         }
         if (b.lambda >= 0) {
             const Stack<S, 6> f_up = to_parent<S>(J[i], f_hat[i]);

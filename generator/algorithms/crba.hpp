@@ -27,6 +27,7 @@ template <class S> MatX<S> crba(const Model& model, const VecX<S>& q, const Body
             Vec6<S> f = I_c[i] * motion_axis(b.joint, k).cast<S>();  // f = I_i^c s_i
             const int row = b.v_index + k;
             project<S>(b.joint, f, &H(b.v_index, row));              // H_ii = s_iᵀ f (column block)
+            if (b.joint.armature != 0) H(row, row) += S(b.joint.armature);  //  + armature
             for (int j = i; model.bodies[j].lambda >= 0;) {
                 const UniformStep<S> hop;  // one ancestor (sym/step.hpp)
                 f = X[j].transpose_apply(f);                          // f = λ(j)X_j* f

@@ -1,4 +1,4 @@
-// The mechanical energy: kinetic T = ½ q̇ᵀ H q̇ = ½ Σ vᵢᵀ Iᵢ vᵢ, body by body without forming H (RBDA
+// The mechanical energy: kinetic T = ½ q̇ᵀ H q̇ = ½ Σ vᵢᵀ Iᵢ vᵢ (+ ½ armature q̇ᵢ² a joint), body by body without forming H (RBDA
 // §2.13, eq. 2.71), and potential V = −Σ mᵢ gᵀ cᵢ = −gᵀ (m c), cᵢ each body's centre of mass in
 // world coordinates (algorithms/com.hpp first_moment), zero where the centre of mass is at the world
 // origin.
@@ -22,6 +22,10 @@ Energy<S> energy(const Model& model, const VecX<S>& q, const VecX<S>& qd, const 
     for (int i = 0; i < model.N(); ++i) {
         const Step<S> step;
         twice_T = twice_T + kin.v[i].dot(body_inertia<S>(model, i, inertias) * kin.v[i]);
+        const Body& b = model.bodies[i];
+        VecX<S> rotor = VecX<S>::Zero(b.joint.nv());  // the rotors': armature q̇², H's diagonal part
+        add_armature<S>(b.joint, &qd[b.v_index], rotor.data());
+        for (int k = 0; k < rotor.size(); ++k) twice_T = twice_T + rotor[k] * qd[b.v_index + k];
     }
     return {S(0.5) * twice_T, -gravity.dot(first_moment<S>(model, kin, inertias).mc)};
 }

@@ -134,6 +134,13 @@ template <class S> void project(const Joint& joint, const Vec6<S>& f, S* out) {
     }
 }
 
+// The joint's armature (the rotor's inertia through the gear, MJCF's): x[k] += armature y[k] on each of
+// its velocities, as τ += armature q̈ (and H's diagonal, y = 1, grows by it). Nothing without one.
+template <class S> void add_armature(const Joint& joint, const S* y, S* x) {
+    if (joint.armature == 0) return;
+    for (int k = 0; k < joint.nv(); ++k) x[k] = x[k] + S(joint.armature) * y[k];
+}
+
 // Column k of S.
 inline Vec6<double> motion_axis(const Joint& joint, int k) {
     double e[6] = {0, 0, 0, 0, 0, 0};

@@ -81,6 +81,7 @@ VecX<S> rnea(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX
         const Step<S> step;
         const Body& b = model.bodies[i];
         project<S>(b.joint, f[i], tau.data() + b.v_index);              // eq. (3τ)
+        add_armature<S>(b.joint, qdd.data() + b.v_index, tau.data() + b.v_index);  // + armature q̈
         if (b.lambda >= 0) f[b.lambda] += X[i].transpose_apply(f[i]);     // Σ ⁱX_j* f_j
     }
     if (bodies) *bodies = {w, add, f};

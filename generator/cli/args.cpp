@@ -4,6 +4,7 @@
 #include "cli/commands.hpp"
 #include "cli/state.hpp"
 #include "model/error.hpp"
+#include "model/load_model.hpp"
 
 #ifndef RBDGEN_VERSION
 #error "RBDGEN_VERSION is defined by the build (the project's version)"
@@ -22,7 +23,7 @@ void add_model_args(CLI::App& command, ModelArgs& args) {
 }
 
 Model load_model(const ModelArgs& args) {
-    Model model = load_urdf(args.urdf, args.options);
+    Model model = load_model(args.urdf, args.options);
     for (const std::string& w : model.warnings) std::cerr << "rbdgen: warning: " << w << "\n";
     return model;
 }

@@ -210,7 +210,7 @@ FrameChoice choose_internal_frames(const Model& model) {
                     ++choice.dh_transforms;
                     form = true;
                     if (b.joint.type == JointType::Revolute) {
-                        b.joint.offset = dh.theta;
+                        b.joint.offset += dh.theta;
                         Xn = rebuilt;
                     } else {
                         Xn = rz(dh.theta) * rebuilt;
@@ -223,7 +223,7 @@ FrameChoice choose_internal_frames(const Model& model) {
                                   rz(sc.theta0) * xlt(V3(0, 0, sc.d0));
                 if (near(rz(sc.theta) * rebuilt, Xn, kFormFits)) {
                     form = true;
-                    b.joint.offset = sc.theta;
+                    b.joint.offset += sc.theta;
                     Xn = rebuilt;
                 }
             }
@@ -247,7 +247,7 @@ FrameChoice choose_internal_frames(const Model& model) {
         }
         b.I = model.bodies[j].I.expressed_in_parent(T[j].inverse());  // in N_j: ᴼX_N = T⁻¹
         if (x_at_com[j]) b.I.h.y() = 0;  // its rounding residue (|h_y| ~ 1e-17 |h|)
-        b.X_urdf = T[j].inverse();
+        b.X_urdf = model.bodies[j].X_urdf * T[j].inverse();  // ᵁX_N = ᵁX_O ᴼX_N
     }
     return choice;
 }

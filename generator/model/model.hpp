@@ -16,7 +16,10 @@ enum class JointType { Revolute, Prismatic, Floating };
 struct Joint {
     JointType type = JointType::Revolute;
     Vec3<double> axis = Vec3<double>::UnitZ();  // unit axis in the body frame (1-DoF joints)
-    double offset = 0;  // revolute: the joint turns by q + offset (a DH θ folded in by the generator)
+    double offset = 0;  // revolute: the joint turns by q + offset (a DH θ folded in by the generator; MJCF's −ref)
+    // The rotor's inertia reflected through the gear (MJCF armature): τ += armature q̈ on each of the
+    // joint's velocities, H's diagonal entries grow by it.
+    double armature = 0;
     int nq() const { return type == JointType::Floating ? 7 : 1; }
     int nv() const { return type == JointType::Floating ? 6 : 1; }
 };
@@ -46,14 +49,16 @@ struct Body {
     // A URDF planar joint is three bodies, its coordinates x, y and theta (0, 1, 2 here), the first two
     // massless and named after their joint; -1 for every other joint.
     int planar = -1;
-    bool is_link() const { return planar < 0 || planar == 2; }  // the body is a URDF link's
+    // An MJCF body of several joints is a body a joint: all but the last massless, named after their joint.
+    bool joint_only = false;
+    bool is_link() const { return (planar < 0 || planar == 2) && !joint_only; }  // the body is a link's (a URDF link, an MJCF body)
 };
 
 // A frame attached to a body by fixed joints (a merged link, kept for kinematics outputs).
 struct Frame {
     std::string name;
     int body = -1;              // -1 = fixed base
-    Transform<double> X_body;   // ᶠX_body
+    Transform<double> X_body;   // ᶠX_U, from the link frame U of the body (X_urdf's) to the frame
     RigidBodyInertia<double> I;  // the link's own inertia, in its frame (the body's I includes it)
 };
 
@@ -66,6 +71,11 @@ struct Model {
     std::vector<Frame> frames;
     int nq = 0, nv = 0;
     std::vector<std::string> warnings;
+    // What the file has that does not change the rigid-body model, read and left out (MJCF's
+    // actuators, sensors, closed loops), for `rbdgen info`.
+    std::vector<std::string> ignored;
+    // The file's gravity (MJCF <option gravity>), where it says one.
+    std::optional<Vec3<double>> gravity;
 
     int N() const { return static_cast<int>(bodies.size()); }
     // Joint names in model order, one per body.

@@ -13,36 +13,7 @@
 #include "model/xml_text.hpp"
 
 namespace rbdgen {
-namespace {
 
-// The numeric attributes of URDF's elements (urdfdom's parser), with how many numbers each holds.
-struct Attribute {
-    const char* name;
-    int count;
-};
-const std::map<std::string, std::vector<Attribute>>& numeric_attributes() {
-    static const std::map<std::string, std::vector<Attribute>> table = {
-        {"origin", {{"xyz", 3}, {"rpy", 3}}},
-        {"mass", {{"value", 1}}},
-        {"inertia", {{"ixx", 1}, {"ixy", 1}, {"ixz", 1}, {"iyy", 1}, {"iyz", 1}, {"izz", 1}}},
-        {"axis", {{"xyz", 3}}},
-        {"limit", {{"lower", 1}, {"upper", 1}, {"effort", 1}, {"velocity", 1}}},
-        {"dynamics", {{"damping", 1}, {"friction", 1}}},
-        {"calibration", {{"rising", 1}, {"falling", 1}, {"reference_position", 1}}},
-        {"safety_controller", {{"soft_lower_limit", 1}, {"soft_upper_limit", 1}, {"k_position", 1}, {"k_velocity", 1}}},
-        {"mimic", {{"multiplier", 1}, {"offset", 1}}},
-    };
-    return table;
-}
-
-// Attributes without which urdfdom drops the element (it logs and goes on) rather than using a default.
-const std::map<std::string, std::vector<const char*>>& required_attributes() {
-    static const std::map<std::string, std::vector<const char*>> table = {
-        {"mass", {"value"}}, {"inertia", {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"}}};
-    return table;
-}
-
-// One number as written: decimal or scientific notation (a leading '+' allowed), the whole token.
 bool parse_number(const std::string& token, double& x, std::string& why) {
     const char* first = token.data() + (!token.empty() && token[0] == '+' ? 1 : 0);
     const char* last = token.data() + token.size();
@@ -74,6 +45,35 @@ std::vector<std::string> tokens(const std::string& text) {
         }
     }
     return out;
+}
+
+namespace {
+
+// The numeric attributes of URDF's elements (urdfdom's parser), with how many numbers each holds.
+struct Attribute {
+    const char* name;
+    int count;
+};
+const std::map<std::string, std::vector<Attribute>>& numeric_attributes() {
+    static const std::map<std::string, std::vector<Attribute>> table = {
+        {"origin", {{"xyz", 3}, {"rpy", 3}}},
+        {"mass", {{"value", 1}}},
+        {"inertia", {{"ixx", 1}, {"ixy", 1}, {"ixz", 1}, {"iyy", 1}, {"iyz", 1}, {"izz", 1}}},
+        {"axis", {{"xyz", 3}}},
+        {"limit", {{"lower", 1}, {"upper", 1}, {"effort", 1}, {"velocity", 1}}},
+        {"dynamics", {{"damping", 1}, {"friction", 1}}},
+        {"calibration", {{"rising", 1}, {"falling", 1}, {"reference_position", 1}}},
+        {"safety_controller", {{"soft_lower_limit", 1}, {"soft_upper_limit", 1}, {"k_position", 1}, {"k_velocity", 1}}},
+        {"mimic", {{"multiplier", 1}, {"offset", 1}}},
+    };
+    return table;
+}
+
+// Attributes without which urdfdom drops the element (it logs and goes on) rather than using a default.
+const std::map<std::string, std::vector<const char*>>& required_attributes() {
+    static const std::map<std::string, std::vector<const char*>> table = {
+        {"mass", {"value"}}, {"inertia", {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"}}};
+    return table;
 }
 
 struct Checker {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace rbdgen {
 
@@ -16,6 +17,12 @@ namespace rbdgen {
 // Throws rbdgen::Error naming `file` for an encoding iconv does not know or bytes that are not
 // valid in the declared one (with their line).
 std::string xml_to_utf8(const std::string& bytes, const std::string& file);
+
+// One number as written: decimal or scientific notation (a leading '+' allowed), the whole token,
+// finite; else false with `why` ("is not a number", "is not finite", ...).
+bool parse_number(const std::string& token, double& x, std::string& why);
+// The whitespace-separated tokens of an attribute's value.
+std::vector<std::string> tokens(const std::string& text);
 
 // Whether `s` is well-formed UTF-8 (RFC 3629: no overlong forms, surrogates, or code points past U+10FFFF).
 bool valid_utf8(const std::string& s);

@@ -3,7 +3,7 @@
 // Variables d = {a_i, f_i, τ_i, f_i^x, q̈_i} a body, constraints {(3a_i), (3f_i), (3τ_i)} a body:
 //   (3a_i)  a_i = ⁱX_λ a_λ + S_i q̈_i + c_i,            c_i = v_i × S_i q̇_i (a_0 = −a_g)
 //   (3f_i)  f_i = I_i a_i + ν_i − f_i^x + Σ_{j∈μ_i} ⁱX_j* f_j,   ν_i = v_i ×* I_i v_i
-//   (3τ_i)  τ_i = S_iᵀ f_i
+//   (3τ_i)  τ_i = S_iᵀ f_i (+ armature q̈_i, a joint that has one)
 // with the blocks of eq. (4). D depends on q only, b on q and q̇. Dense: the measurement equations
 // of a problem are appended in sparse/problem.hpp, the pattern is read from a trace (sparse/analysis).
 #pragma once
@@ -82,6 +82,8 @@ NewtonEulerSystem<S> newton_euler_system(const Model& model, const VecX<S>& q, c
         // (3τ_i), eq. (4e)
         D.block(k.row_tau, k.tau, k.n, k.n) = -MatX<S>::Identity(k.n, k.n);
         D.block(k.row_tau, k.f, k.n, 6) = S_i.transpose();
+        if (body.joint.armature != 0)  // τ_i = S_iᵀ f_i + armature q̈_i
+            D.block(k.row_tau, k.qdd, k.n, k.n) = MatX<S>::Identity(k.n, k.n) * S(body.joint.armature);
     }
     return sys;
 }
