@@ -114,6 +114,8 @@ double kinetic_energy(const Model& model, const VecX<double>& q, const VecX<doub
     const Kinematics<double> k = forward_kinematics<double>(model, q, qd);
     double T = 0;
     for (int i = 0; i < model.N(); ++i) T += 0.5 * k.v[i].dot(model.bodies[i].I * k.v[i]);
+    for (const Body& b : model.bodies)  // the rotors' (an MJCF armature): ½ armature q̇² a velocity
+        for (int e = 0; e < b.joint.nv(); ++e) T += 0.5 * b.joint.armature * qd[b.v_index + e] * qd[b.v_index + e];
     return T;
 }
 

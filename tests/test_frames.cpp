@@ -29,7 +29,7 @@ TEST_P(Frames, InternalFramesKeepJointSpaceResultsAndUrdfPoses) {
         const Kinematics<double> a = forward_kinematics<double>(f.model, x.q, zero), b = forward_kinematics<double>(model, x.q, zero);
         for (int i = 0; i < model.N(); ++i) {
             const Transform<double> urdf_frame = f.model.bodies[i].X_urdf * a.X_0[i];
-            ASSERT_LT(test::rel_err(urdf_frame.matrix(), b.X_0[i].matrix()), 1e-12) << "body " << i;
+            ASSERT_LT(test::rel_err(urdf_frame.matrix(), (model.bodies[i].X_urdf * b.X_0[i]).matrix()), 1e-12) << "body " << i;
         }
     }
 }

@@ -15,6 +15,7 @@
 
 #include <unistd.h>
 
+#include "model/load_model.hpp"
 #include "model/urdf_loader.hpp"
 #include "temp_file.hpp"
 
@@ -35,6 +36,9 @@ inline std::vector<ModelCase> all_models() {
     std::vector<ModelCase> cases;
     for (const char* m : {"arm7.urdf", "dualarm.urdf", "planar.urdf"}) cases.push_back({project_model(m), false});
     for (const char* m : {"quadruped.urdf", "humanoid30.urdf", "arm7.urdf"}) cases.push_back({project_model(m), true});
+    // MJCF: a floating base, bodies of several joints, joint anchors and ref, armature (forms_degree),
+    // and a fixed base of unnamed joints, one a slide with a ref (forms_radian)
+    for (const char* m : {"mjcf/forms_degree.xml", "mjcf/forms_radian.xml"}) cases.push_back({project_model(m), false});
     if (shared_models_present()) {
         for (const char* m : {"ur5.urdf", "panda.urdf", "allegro_right_hand.urdf", "baxter.urdf", "solo12.urdf"})
             cases.push_back({shared_model(m), false});
@@ -44,7 +48,8 @@ inline std::vector<ModelCase> all_models() {
     return cases;
 }
 
-inline Model load(const ModelCase& c) { return load_urdf(c.path, {c.floating_base}); }
+inline Model load(const ModelCase& c) { return load_model(c.path, {c.floating_base}); }
+inline bool is_mjcf(const ModelCase& c) { return std::filesystem::path(c.path).extension() == ".xml"; }
 
 inline void PrintTo(const ModelCase& c, std::ostream* os) { *os << c.label(); }
 

@@ -188,14 +188,22 @@ template <class S> std::vector<BlockJacobian<S>> ncmtm_joint_force_jacobians(con
     return Q;
 }
 
-// ℛ_i = G_iᵀ 𝒬_i (eq. 57) of every joint: joint i's forces τ̂_i (n_i rows a block).
+// ℛ_i = G_iᵀ 𝒬_i (eq. 57) of every joint: joint i's forces τ̂_i (n_i rows a block), with its armature's.
 template <class S> std::vector<BlockJacobian<S>> ncmtm_torque_jacobians(const Model& model, const Motion<S>& motion) {
     std::vector<BlockJacobian<S>> R = ncmtm_joint_force_jacobians<S>(model, motion);
     for (int i = 0; i < model.N(); ++i) {
         const Step<S> step;
-        const Subspace<S> S_i = motion_subspace<S>(model.bodies[i].joint);
+        const Joint& joint = model.bodies[i].joint;
+        const Subspace<S> S_i = motion_subspace<S>(joint);
         for (auto& row : R[i].Q)
             for (MatX<S>& block : row) block = S_i.transpose() * block;
+        if (joint.armature == 0) continue;
+        // the armature's (armature q̈)^(k) = armature ψ^(k+1): τ̂_k gains armature (k + 1) ψ̂_{k+1}
+        for (size_t k = 0; k < R[i].Q.size(); ++k)
+            for (int e = 0; e < joint.nv(); ++e) {
+                S& entry = R[i].Q[k][k + 1](e, model.bodies[i].v_index + e);
+                entry = entry + S(joint.armature * (k + 1.0));
+            }
     }
     return R;
 }

@@ -30,6 +30,9 @@ void info(const ModelArgs& args, bool json, std::ostream& out) {
             (b.joint.type == JointType::Revolute ? revolute : b.joint.type == JointType::Prismatic ? prismatic : floating) += 1;
     }
     const int merged = static_cast<int>(model.frames.size()) - links - (model.floating_base ? 0 : 1);
+    nlohmann::ordered_json armature = nlohmann::ordered_json::object();  // joint → its armature, where it has one
+    for (const Body& b : model.bodies)
+        if (b.joint.armature != 0) armature[b.joint_name] = b.joint.armature;
     const int depth = *std::max_element(d.begin(), d.end());
     const long nnz = jsim_nonzeros(lambda_e);
     const std::string pattern = draw_pattern(jsim_pattern(lambda_e));
@@ -57,6 +60,9 @@ void info(const ModelArgs& args, bool json, std::ostream& out) {
         std::istringstream lines(pattern);
         for (std::string line; std::getline(lines, line);) rows.push_back(line);
         j["jsim_pattern"] = rows;
+        j["armature"] = armature;
+        if (model.gravity) j["gravity"] = {(*model.gravity)[0], (*model.gravity)[1], (*model.gravity)[2]};
+        j["ignored"] = model.ignored;
         j["warnings"] = model.warnings;
         out << j.dump(2) << "\n";
         return;
@@ -78,6 +84,12 @@ void info(const ModelArgs& args, bool json, std::ostream& out) {
     out << "\n  JSIM pattern (x nonzero, . branch-induced zero):\n";
     std::istringstream lines(pattern);
     for (std::string line; std::getline(lines, line);) out << "    " << line << "\n";
+    if (!armature.empty()) {
+        out << "  armature (from the file; τ += armature q̈)\n";
+        for (const auto& [joint, value] : armature.items()) out << fmt::format("    {} {}\n", joint, value.get<double>());
+    }
+    if (model.gravity) out << fmt::format("  gravity           {} {} {} (the file's)\n", (*model.gravity)[0], (*model.gravity)[1], (*model.gravity)[2]);
+    for (const std::string& i : model.ignored) out << "  ignored           " << i << "\n";
 }
 
 }  // namespace

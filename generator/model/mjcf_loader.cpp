@@ -90,6 +90,7 @@ public:
             } else if (t != "compiler" && t != "default")
                 ignored.insert("<" + t + ">");
         }
+        for (const TiXmlElement* w : worldbodies) number(*w);
         // The bodies with a free joint first: the floating base is body 0.
         for (int pass = 0; pass < 2; ++pass)
             for (const TiXmlElement* w : worldbodies) world_children(*w, pass == 0);
@@ -112,8 +113,38 @@ private:
     std::vector<std::unique_ptr<TiXmlDocument>> documents_;
     std::map<const TiXmlDocument*, std::string> document_file_;
     std::set<std::string> including_;  // the include chain, against a file including itself
+    std::map<const TiXmlElement*, std::vector<const TiXmlElement*>> included_;  // an <include>'s elements
     std::set<std::string> frame_names_, joint_names_;
-    int body_count_ = 1, joint_count_ = 0, site_count_ = 0;  // MuJoCo's ids: the world is body 0
+    // MuJoCo's ids of bodies, joints and sites (depth first, in the file's order; the world is body
+    // 0), which name those the file leaves unnamed: body<id>, joint<id>, site<id>.
+    std::map<const TiXmlElement*, int> id_;
+    int body_count_ = 1, joint_count_ = 0, site_count_ = 0;
+
+    void number(const TiXmlElement& e) {  // a body's joints and sites, then its children, each and its subtree
+        const std::vector<const TiXmlElement*> members = flattened(e);
+        for (const TiXmlElement* c : members) {
+            const std::string t = tag(*c);
+            if (t == "joint" || t == "freejoint") id_[c] = joint_count_++;
+            if (t == "site") id_[c] = site_count_++;
+        }
+        for (const TiXmlElement* c : members)
+            if (tag(*c) == "body") {
+                id_[c] = body_count_++;
+                number(*c);
+            }
+    }
+    // The children of a body, those of its <frame>s in their place.
+    std::vector<const TiXmlElement*> flattened(const TiXmlElement& e) {
+        std::vector<const TiXmlElement*> out;
+        for (const TiXmlElement* c : children(e)) {
+            if (tag(*c) != "frame") {
+                out.push_back(c);
+                continue;
+            }
+            for (const TiXmlElement* d : flattened(*c)) out.push_back(d);
+        }
+        return out;
+    }
 
     // ---- the XML -------------------------------------------------------------------------------
 
@@ -152,6 +183,10 @@ private:
                 out.push_back(c);
                 continue;
             }
+            if (const auto it = included_.find(c); it != included_.end()) {  // read once
+                out.insert(out.end(), it->second.begin(), it->second.end());
+                continue;
+            }
             const char* name = attribute(*c, "file");
             if (!name) throw Error(where(*c) + " has no file; write file=\"<path of the MJCF file to include>\"");
             const std::string path = (std::filesystem::path(file_).parent_path() / name).string();
@@ -163,8 +198,10 @@ private:
             const TiXmlElement& root = parse(text.str(), path);
             if (tag(root) != "mujoco") throw Error(where(root) + ": an included file's root element must be <mujoco>");
             including_.insert(path);
-            for (const TiXmlElement* d : children(root)) out.push_back(d);
+            const std::vector<const TiXmlElement*> inner = children(root);
             including_.erase(path);
+            included_[c] = inner;
+            out.insert(out.end(), inner.begin(), inner.end());
         }
         return out;
     }
@@ -235,11 +272,8 @@ private:
         const char* c = attribute(e, "class");
         std::string name = c ? c : "main";
         if (!parent.empty() && !c) throw Error(where(e) + ": a nested <default> needs a class; write class=\"<name>\"");
-        if (classes_.count(name)) {
-            if (parent.empty() && name == "main" && !classes_.at(name).attributes.empty())
-                throw Error(where(e) + ": a second top-level <default>; merge them");
-            if (!parent.empty()) throw Error(where(e) + ": class '" + name + "' is defined twice; rename one");
-        }
+        // top-level <default>s (an included file's and the model's) add to one main class, as in MuJoCo
+        if (classes_.count(name) && !parent.empty()) throw Error(where(e) + ": class '" + name + "' is defined twice; rename one");
         DefaultClass& d = classes_[name];
         d.parent = parent;
         for (const TiXmlElement* k : children(e)) {
@@ -409,7 +443,7 @@ private:
     }
 
     void site(const TiXmlElement& e, const Attachment& at) {
-        const std::string name = unique_frame_name(e, "site", site_count_++);
+        const std::string name = unique_frame_name(e, "site", id_.at(&e));
         model_.frames.push_back({name, at.body, placement(e, class_of(e, at.childclass)) * at.X_U, RigidBodyInertia<double>()});
     }
 
@@ -419,8 +453,7 @@ private:
             at.childclass = cc;
             if (!classes_.count(cc)) throw Error(where(e) + ": childclass '" + std::string(cc) + "' is not defined; define it in <default> or fix the name");
         }
-        const int id = body_count_++;
-        const std::string name = unique_frame_name(e, "body", id);
+        const std::string name = unique_frame_name(e, "body", id_.at(&e));
         const X X_parent = placed(orientation(e, ""), [&] {
             const std::vector<double> p = numbers_or(e, "", "pos", {0, 0, 0}, {3});
             return V3(p[0], p[1], p[2]);
@@ -449,10 +482,10 @@ private:
             const std::string cls = class_of(j, at.childclass);
             Body b;
             b.lambda = k == 0 ? parent.body : model_.N() - 1;
-            const int jid = joint_count_++;
+            const int jid = id_.at(&j);
             const char* jn = attribute(j, "name");
             const bool free = tag(j) == "freejoint" || std::string(value(j, cls, "type") ? value(j, cls, "type") : "hinge") == "free";
-            b.joint_name = jn ? jn : free ? "floating_base" : "joint" + std::to_string(jid);
+            b.joint_name = jn ? jn : free && !joint_names_.count("floating_base") ? "floating_base" : "joint" + std::to_string(jid);
             if (!joint_names_.insert(b.joint_name).second) throw Error(where(j) + ": a second joint named '" + b.joint_name + "'; rename one");
             b.name = k + 1 == joints.size() ? name : b.joint_name;
             if (k + 1 < joints.size()) {
@@ -464,7 +497,6 @@ private:
                 if (joints.size() > 1) throw Error(where(j) + ": a free joint must be its body's only joint; remove the others");
                 if (parent.body >= 0 || !parent.X_U.E.isIdentity(0) || !parent.X_U.r.isZero(0))
                     throw Error(where(j) + ": a free joint must be in a child of <worldbody>; move it");
-                if (model_.floating_base) throw Error(where(j) + ": a second free joint; rbdgen models one floating base");
                 if (options_.floating_base) throw Error(where(j) + ": the file has a free joint already; drop --floating-base");
                 b.joint.type = JointType::Floating;
                 model_.floating_base = true;
@@ -559,6 +591,15 @@ private:
         if (moments.minCoeff() < -tol)
             throw Error(where(e) + ": an inertia that is not positive semi-definite (principal moments " +
                         fmt::format("{:.6g}, {:.6g}, {:.6g}", moments[0], moments[1], moments[2]) + "); fix it");
+        for (int k = 0; k < 3; ++k) {  // as the URDF reader: loaded with a warning unless strict (MuJoCo refuses it)
+            if (moments[k] <= moments[(k + 1) % 3] + moments[(k + 2) % 3] + tol) continue;
+            const std::string message = where(e) + ": principal moments of inertia that violate the triangle inequality (" +
+                                        fmt::format("{:.6g}, {:.6g}, {:.6g}", moments[0], moments[1], moments[2]) +
+                                        "): no rigid body has them; fix the inertia";
+            if (options_.strict_inertia) throw Error(message);
+            model_.warnings.push_back(message + " (loaded as given: its spatial inertia is still positive definite)");
+            break;
+        }
     }
 
     // Mass m with centre c and rotational inertia Ic about c, as the spatial inertia about the origin.
