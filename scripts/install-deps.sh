@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libeigen3-dev liburdfdom-dev libtinyxml-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsuitesparse-dev libyaml-cpp-dev
   libgtest-dev libbenchmark-dev lld
-  liborocos-kdl-dev libadolc-dev libmujoco-dev
+  liborocos-kdl-dev libadolc-dev libmujoco-dev libmujoco-samples
   clang libclang-rt-dev
   python3-dev pybind11-dev python3-numpy python3-pytest python3-matplotlib
   gcc-arm-none-eabi libstdc++-arm-none-eabi-dev libstdc++-arm-none-eabi-newlib libnewlib-arm-none-eabi libnewlib-dev

@@ -52,6 +52,51 @@ TEST_F(BadInput, MalformedXmlNamesTheLine) {
     expect_error("info " + f, {f + ":3:", "not well-formed XML", "fix the XML at that line"});
 }
 
+// MJCF: each refusal names the file, the line, the element and what to change.
+std::string mujoco(const std::string& worldbody, const std::string& top = "") {
+    return "<mujoco model=\"m\">\n" + top + "<worldbody>\n" + worldbody + "</worldbody>\n</mujoco>\n";
+}
+const std::string kBody = "<body name=\"b\" pos=\"0 0 1\">\n<joint name=\"j\" axis=\"0 1 0\"/>\n<geom type=\"sphere\" size=\"0.1\"/>\n</body>\n";
+
+TEST_F(BadInput, MjcfMalformedXmlNamesLineAndColumn) {
+    const std::string f = write("m.xml", "<mujoco>\n  <worldbody>\n    <body name=\"a\">\n  </worldbody>\n</mujoco>\n");
+    expect_error("info " + f, {f + ":4:3:", "not well-formed XML", "fix the XML"});
+}
+
+TEST_F(BadInput, MjcfElementsThatCannotBeHonoured) {
+    const std::string b = "<body name=\"b\">\n";
+    const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+        {mujoco(b + "<joint name=\"j\" class=\"arm\"/><geom size=\"0.1\"/></body>\n"), {":4:", "<joint name='j'>", "class 'arm' is not defined"}},
+        {mujoco("<body name=\"b\" quat=\"0 0 0 0\">\n<joint name=\"j\"/><geom size=\"0.1\"/></body>\n"), {":3:", "<body name='b'>", "is zero", "unit quaternion"}},
+        {mujoco(b + "<joint name=\"shoulder\" type=\"ball\"/><geom size=\"0.1\"/></body>\n"), {"<joint name='shoulder'>", "ball joint", "three hinges"}},
+        {mujoco(b + "<joint name=\"j\" type=\"screw\"/><geom size=\"0.1\"/></body>\n"), {"<joint name='j'>", "type=\"screw\"", "hinge, slide, ball or free"}},
+        {mujoco(b + "<joint name=\"j\"/><geom type=\"mesh\" mesh=\"shell\"/></body>\n"), {"body 'b'", "mesh geom", "<inertial>"}},
+        {mujoco(b + "<joint name=\"j\" pos=\"0 nan 0\"/><geom size=\"0.1\"/></body>\n"), {"<joint name='j'>", "pos=\"0 nan 0\"", "'nan' is not"}},
+        {mujoco(b + "<joint name=\"j\" axis=\"0 0\"/><geom size=\"0.1\"/></body>\n"), {"<joint name='j'>", "holds 2 numbers", "write 3"}},
+        {mujoco(b + "<joint name=\"j\" axis=\"0 0 0\"/><geom size=\"0.1\"/></body>\n"), {"<joint name='j'>", "is zero"}},
+        {mujoco("<joint name=\"loose\"/>\n" + kBody), {"<joint name='loose'>", "moves nothing", "put it in a <body>"}},
+        {mujoco(b + "<freejoint name=\"f\"/><geom size=\"0.1\"/><body name=\"c\"><freejoint name=\"g\"/><geom size=\"0.1\"/></body></body>\n"),
+         {"<freejoint name='g'>", "child of <worldbody>"}},
+        {mujoco(b + "<composite type=\"grid\" count=\"2 2 1\"/></body>\n"), {"<composite>", "expand it into <body> elements"}},
+        {mujoco(kBody + kBody), {"<body name='b'>", "already a body's or site's", "rename one"}},
+        {mujoco(kBody, "<include file=\"absent.xml\"/>\n"), {"<include>", "cannot open", "absent.xml"}},
+        {mujoco(b + "<inertial mass=\"1\"/><joint name=\"j\"/></body>\n"), {"<inertial>", "neither diaginertia nor fullinertia"}},
+    };
+    for (size_t k = 0; k < cases.size(); ++k) {
+        SCOPED_TRACE(cases[k].first);
+        const std::string f = write("bad" + std::to_string(k) + ".xml", cases[k].first);
+        std::vector<std::string> needles = {f};
+        for (const std::string& n : cases[k].second) needles.push_back(n);
+        const test::CommandResult r = test::run("info " + f);
+        EXPECT_EQ(r.status, 1) << r.out;
+        for (const std::string& n : needles) EXPECT_NE(r.out.find(n), std::string::npos) << "missing '" << n << "' in: " << r.out;
+    }
+    // an include of itself, and --floating-base on a file that says its own base
+    const std::string self = write("self.xml", mujoco(kBody, "<include file=\"self.xml\"/>\n"));
+    expect_error("info " + self, {"self.xml", "includes itself"});
+    expect_error("info --floating-base " + write("fb.xml", mujoco(kBody)), {"fb.xml", "--floating-base", "<freejoint/>"});
+}
+
 // A xacro file given by habit is refused before anything else with what to do, whatever in it would
 // fail first: a ${...} where a number goes, or a body that is one macro call.
 TEST_F(BadInput, XacroFileIsToldToBeExpandedFirst) {

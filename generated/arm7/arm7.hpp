@@ -23,6 +23,7 @@ inline constexpr int NQ = 7;  // size of q
 inline constexpr int NV = 7;  // size of qd, qdd, tau, and the order of H
 inline constexpr int NB = 7;  // moving bodies
 inline constexpr double total_mass = 14.356856887145447;  // the moving bodies' mass, kg, as the URDF gives it (com's m)
+inline constexpr double default_gravity[3] = {0, 0, -9.81};  // the robot file's (MJCF <option gravity>), else (0, 0, -9.81): eval's default
 
 struct JointInfo {
     const char* name;  // the URDF joint name

@@ -29,6 +29,7 @@ inline constexpr int NQ = 19;  // size of q
 inline constexpr int NV = 18;  // size of qd, qdd, tau, and the order of H
 inline constexpr int NB = 13;  // moving bodies
 inline constexpr double total_mass = 41.69613504489733;  // the moving bodies' mass, kg, as the URDF gives it (com's m)
+inline constexpr double default_gravity[3] = {0, 0, -9.81};  // the robot file's (MJCF <option gravity>), else (0, 0, -9.81): eval's default
 
 struct JointInfo {
     const char* name;  // the URDF joint name

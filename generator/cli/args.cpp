@@ -13,7 +13,7 @@
 namespace rbdgen {
 
 void add_model_args(CLI::App& command, ModelArgs& args) {
-    command.add_option("ROBOT.urdf", args.urdf, "the robot's URDF file")->required()->type_name("");
+    command.add_option("ROBOT.urdf", args.urdf, "the robot's file: URDF or MJCF, recognised by its root element (<robot>, <mujoco>)")->required()->type_name("");
     command.add_flag("--floating-base", args.options.floating_base,
                      "add a 6-DoF joint between the world and the root link (legged robots, humanoids); its velocity "
                      "is in base-body coordinates, its pose a position and a unit quaternion (x, y, z, w)");
@@ -34,6 +34,7 @@ Layout model_layout(const Model& model) {
     layout.nq = model.nq;
     layout.nv = model.nv;
     layout.dof_names = model.dof_names();
+    if (model.gravity) layout.gravity = *model.gravity;
     for (const Body& b : model.bodies)
         layout.joints.push_back({b.joint_name, b.joint.type == JointType::Floating, b.q_index, b.v_index});
     return layout;

@@ -99,6 +99,7 @@ State parse_state(const Layout& model, const nlohmann::json& json, const std::st
             else s.q[it->second->q_index] = x;
         }
     }
+    s.gravity = model.gravity;
     if (json.contains("gravity")) read_array(json["gravity"], s.gravity.data(), 3, file, "gravity");
     if (json.contains("motion")) {
         const nlohmann::json& m = json["motion"];

@@ -33,6 +33,7 @@ struct Layout {
     std::vector<JointLayout> joints;
     int nq = 0, nv = 0;
     std::vector<std::string> dof_names;
+    Vec3<double> gravity{0, 0, -9.81};  // a state without "gravity" gets this: the robot file's (MJCF <option gravity>)
 };
 
 struct State {

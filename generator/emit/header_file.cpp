@@ -112,6 +112,8 @@ std::string header_file(const Context& c, const std::vector<Emitted>& kernels, c
     h.push_back(fmt::arg("nv", model.nv));
     h.push_back(fmt::arg("nb", model.N()));
     h.push_back(fmt::arg("total_mass", fmt::format("{}", total_mass(model))));
+    const Vec3<double> g = model.gravity.value_or(Vec3<double>(0, 0, -9.81));
+    h.push_back(fmt::arg("gravity", fmt::format("{{{}, {}, {}}}", g[0], g[1], g[2])));
     h.push_back(fmt::arg("joint_comments", joint_comments));
     h.push_back(fmt::arg("joint_table", joint_table));
     h.push_back(fmt::arg("dof_names", dof_names));

@@ -25,7 +25,7 @@ std::string python_module(const std::string& ns, const std::string& header, cons
         for (size_t i = 0; i < k.inputs.size(); ++i) {
             const ArraySpec& spec = k.spec->inputs[i];
             std::string preset;
-            if (spec.state == StateField::Gravity) preset = "kGravity";
+            if (spec.state == StateField::Gravity) preset = "r::default_gravity";
             if (!spec.defaults.empty()) {  // a payload's URDF parameters
                 preset = fmt::format("k_{}_{}", k.name, spec.name);
                 presets += fmt::format("const double {}[] = {{{}}};\n", preset, fmt::join(spec.defaults, ", "));
@@ -53,13 +53,12 @@ std::string python_module(const std::string& ns, const std::string& header, cons
         "#include \"{2}\"\n"
         "#include \"rbdgen_python.hpp\"\n\n"
         "namespace {{\n"
-        "const double kGravity[] = {{0, 0, -9.81}};\n"
         "{3}"
         "}}  // namespace\n\n"
         "PYBIND11_MODULE({1}, m) {{\n"
         "    namespace r = {1};\n"
         "    m.doc() = {4};\n"
-        "    rbdgen::python::robot<r::Scalar>(m, r::NQ, r::NV, r::joints, r::NB, r::dof_names, r::fd_refusal, {6});\n"
+        "    rbdgen::python::robot<r::Scalar>(m, r::NQ, r::NV, r::joints, r::NB, r::dof_names, r::fd_refusal, {6}, r::default_gravity);\n"
         "    m.attr(\"total_mass\") = r::total_mass;  // the moving bodies' mass, kg\n"
         "{5}"
         "}}\n",

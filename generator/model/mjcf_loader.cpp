@@ -97,6 +97,8 @@ public:
         std::string list;
         for (const std::string& t : ignored) list += (list.empty() ? "" : ", ") + t;
         if (!list.empty()) model_.ignored.insert(model_.ignored.begin(), list + " (they do not change the rigid-body model)");
+        if (options_.floating_base && !model_.floating_base)
+            throw Error(file_ + ": --floating-base on an MJCF file, which says its floating base itself; give the root body a <freejoint/>");
         if (compiler_.settotalmass > 0) scale_to_total_mass();
         if (model_.bodies.empty())
             throw Error(file_ + ": the model has no joint; give a body a <joint> or a <freejoint/>");
