@@ -1,4 +1,4 @@
-# rbdgen_add_robot(NAME URDF <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [NO_DRIVERS] [PYTHON]
+# rbdgen_add_robot(NAME URDF|MODEL <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [NO_DRIVERS] [PYTHON]
 #                  [SCALAR double|float] [KERNELS k1 k2 ...] [PROBLEMS id|fd|FILE.yaml ...]
 #                  [NCMTM_ORDER N] [EXTERNAL_FORCES link1 link2 ...|all] [FRAMES link1 link2 ...]
 #                  [PARAMETERS link1 link2 ...] [MEASURE] [KEEP_DIVISIONS] [BATCH W]
@@ -83,13 +83,20 @@ endfunction()
 # read from its kernel specs (rbdgen's generator/CMakeLists.txt, or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS;PYTHON" "URDF;SCALAR;NCMTM_ORDER;BATCH;EMISSION" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS;PYTHON" "URDF;MODEL;SCALAR;NCMTM_ORDER;BATCH;EMISSION" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS" ${ARGN})
+  # MODEL: the robot's file in any format rbdgen reads (URDF, MJCF: recognised by its root element)
+  if(R_MODEL AND R_URDF)
+    message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's file once, with URDF <file> or MODEL <file>")
+  endif()
+  if(R_MODEL)
+    set(R_URDF "${R_MODEL}")
+  endif()
   if(NOT R_URDF)
-    message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's URDF file with URDF <file>")
+    message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's file with MODEL <file> (URDF or MJCF)")
   endif()
   get_filename_component(urdf "${R_URDF}" ABSOLUTE)
   if(NOT EXISTS "${urdf}")
-    message(FATAL_ERROR "rbdgen_add_robot(${NAME}): URDF '${urdf}' does not exist")
+    message(FATAL_ERROR "rbdgen_add_robot(${NAME}): the robot's file '${urdf}' does not exist")
   endif()
   if(NOT R_SCALAR)
     set(R_SCALAR double)

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "emit/kernel.hpp"
+#include "model/load_model.hpp"
 #include "emit/prepare.hpp"
 #include "generated/reference.hpp"
 #include "generated/robot_entry.hpp"
@@ -74,7 +75,7 @@ protected:
         // The reference runs on the model the generator traces (emit/prepare.hpp: snapped, in
         // internal frames), so that this compares the tracer and emitter alone (test_frames checks
         // those two steps).
-        model = prepare_model(load_urdf(robot.urdf, {.floating_base = robot.floating})).model;
+        model = prepare_model(load_model(robot.urdf, {.floating_base = robot.floating})).model;
         ASSERT_EQ(model.nq, robot.NQ);
         ASSERT_EQ(model.nv, robot.NV);
         ASSERT_EQ(model.N(), robot.NB);
