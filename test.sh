@@ -5,7 +5,7 @@
 #   ./test.sh --quick  the generator, its unit tests and a handful of robots (ctest label quick), in
 #                      build/: a change to an algorithm or a template re-checked in minutes. What it
 #                      leaves out: docs/testing.md, "Quick"
-#   ./test.sh --fuzz   the sanitized build and its four fuzzers, 600 s each (RBDGEN_FUZZ_SECONDS); an
+#   ./test.sh --fuzz   the sanitized build and its five fuzzers, 600 s each (RBDGEN_FUZZ_SECONDS); an
 #                      input they find goes into tests/fuzz/regressions/, which every build runs
 set -euo pipefail
 cd "$(dirname "$0")"

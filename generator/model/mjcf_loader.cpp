@@ -193,8 +193,10 @@ private:
             if (!name) throw Error(where(*c) + " has no file; write file=\"<path of the MJCF file to include>\"");
             const std::string path = (std::filesystem::path(file_).parent_path() / name).string();
             if (including_.count(path)) throw Error(where(*c) + ": '" + name + "' includes itself; remove the cycle of includes");
-            std::ifstream in(path);
-            if (!in) throw Error(where(*c) + ": cannot open '" + path + "'; check the path (relative to the model file's folder)");
+            std::error_code ec;
+            std::ifstream in;
+            if (std::filesystem::is_regular_file(path, ec)) in.open(path);
+            if (!in.is_open() || !in) throw Error(where(*c) + ": cannot open '" + path + "' as a file; check the path (relative to the model file's folder)");
             std::stringstream text;
             text << in.rdbuf();
             const TiXmlElement& root = parse(text.str(), path);

@@ -111,7 +111,7 @@ def _import(name, path):
 
 def load(urdf, floating_base=False, kernels=None, scalar="double", problems=(), name=None, cache_dir=None,
          compile_options=("-O2",), rbdgen=None, extra=()):
-    """The robot's module, built on first use and cached (RBDGEN_CACHE, else ~/.cache/rbdgen); extra:
+    """The robot's module (urdf: its URDF or MJCF file), built on first use and cached (RBDGEN_CACHE, else ~/.cache/rbdgen); extra:
     more of rbdgen generate's options (["--ncmtm-order", "2"])."""
     exe = _generator(rbdgen)
     with open(urdf, "rb") as f:
