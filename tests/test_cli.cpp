@@ -205,10 +205,37 @@ TEST(Cli, SynthWritesALoadableUrdf) {
     EXPECT_EQ(again.out, std::string(std::istreambuf_iterator<char>(in), {}));  // deterministic
 }
 
+// --armature on a URDF (which has no field for it): H's diagonal entry of that joint grows by the value
+// and nothing else of H moves; τ by armature q̈ on that joint; aba's q̈ is the one of the new H; info
+// lists it with where it came from. An unknown joint and a negative value are refused.
+TEST(Cli, ArmatureOptionAddsToTheJointsDiagonalAndTorque) {
+    const std::string urdf = test::project_model("arm7.urdf"), state = test::project_model("arm7_state.json");
+    const json plain = run_json("eval " + urdf + " --state " + state);
+    const json rotor = run_json("eval " + urdf + " --armature joint003=0.25,joint006=1.5 --state " + state);
+    const json given = json::parse(std::ifstream(state));
+    const std::map<std::string, double> armature = {{"joint003", 0.25}, {"joint006", 1.5}};
+    const std::vector<std::string> order = plain["crba"]["order"];
+    for (size_t r = 0; r < order.size(); ++r) {
+        const double qdd = given["a"].value(order[r], 0.0);
+        const double a = armature.count(order[r]) ? armature.at(order[r]) : 0.0;
+        EXPECT_NEAR(rotor["rnea"][order[r]].get<double>(), plain["rnea"][order[r]].get<double>() + a * qdd, 1e-12) << order[r];
+        for (size_t c = 0; c < order.size(); ++c)
+            EXPECT_NEAR(rotor["crba"]["matrix"][r][c].get<double>(), plain["crba"]["matrix"][r][c].get<double>() + (r == c ? a : 0.0), 1e-12);
+    }
+    const json info = run_json("info --json " + urdf + " --armature joint003=0.25");
+    EXPECT_EQ(info["armature"]["joint003"]["value"], 0.25);
+    EXPECT_EQ(info["armature"]["joint003"]["from"], "--armature");
+    for (const std::string bad : {"joint099=0.1", "joint003=-1", "joint003"}) {
+        const test::CommandResult r = test::run("info " + urdf + " --armature " + bad);
+        EXPECT_EQ(r.status, 1) << r.out;
+        EXPECT_NE(r.out.find("--armature"), std::string::npos) << r.out;
+    }
+}
+
 // Every command answers --help with its options and what each does, and exits 0.
 TEST(Cli, EveryCommandHasHelp) {
     const std::map<std::string, std::vector<std::string>> options = {
-        {"info", {"ROBOT.urdf", "--floating-base", "--strict-inertia", "--json"}},
+        {"info", {"ROBOT.urdf", "--floating-base", "--strict-inertia", "--armature JOINT=VALUE,...", "--json"}},
         {"eval", {"ROBOT.urdf", "--floating-base", "--strict-inertia", "--state STATE.json"}},
         {"generate", {"ROBOT.urdf", "--floating-base", "--strict-inertia", "-o,--output DIR", "--name NAME",
                       "--scalar double|float", "--kernels LIST", "--max-operations N", "--snap-tolerance T",

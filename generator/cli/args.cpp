@@ -1,10 +1,12 @@
 // The command line (CLI11) and what the commands share: the model arguments and their loading.
 #include <iostream>
+#include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/state.hpp"
 #include "model/error.hpp"
 #include "model/load_model.hpp"
+#include "model/xml_text.hpp"
 
 #ifndef RBDGEN_VERSION
 #error "RBDGEN_VERSION is defined by the build (the project's version)"
@@ -20,10 +22,33 @@ void add_model_args(CLI::App& command, ModelArgs& args) {
     command.add_flag("--strict-inertia", args.options.strict_inertia,
                      "make an inertia whose principal moments violate the triangle inequality an error (by default "
                      "a warning: its spatial inertia is still positive definite)");
+    command.add_option("--armature", args.armature,
+                       "comma-separated JOINT=VALUE: each joint's armature (the rotor's inertia reflected through the gear, "
+                       "kg m^2), tau += armature qdd, for a URDF, which has no field for it, or in place of an MJCF file's")
+        ->type_name("JOINT=VALUE,...");
 }
 
+namespace {
+// "a=0.1,b=0.2" as (joint, value) pairs; the value after a joint's last '='.
+std::vector<std::pair<std::string, double>> parse_armature(const std::string& text) {
+    std::vector<std::pair<std::string, double>> out;
+    std::stringstream entries(text);
+    for (std::string entry; std::getline(entries, entry, ',');) {
+        const size_t eq = entry.rfind('=');
+        double value = 0;
+        std::string why;
+        if (eq == std::string::npos || eq == 0 || !parse_number(entry.substr(eq + 1), value, why))
+            throw Error("--armature: '" + entry + "' is not JOINT=VALUE with a finite number; write e.g. --armature shoulder=0.05,elbow=0.02");
+        out.emplace_back(entry.substr(0, eq), value);
+    }
+    return out;
+}
+}  // namespace
+
 Model load_model(const ModelArgs& args) {
-    Model model = load_model(args.urdf, args.options);
+    LoadOptions options = args.options;
+    if (!args.armature.empty()) options.armature = parse_armature(args.armature);
+    Model model = load_model(args.urdf, options);
     for (const std::string& w : model.warnings) std::cerr << "rbdgen: warning: " << w << "\n";
     return model;
 }

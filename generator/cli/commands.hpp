@@ -21,6 +21,7 @@ void add_synth_command(CLI::App& app, std::ostream& out);
 struct ModelArgs {
     std::string urdf;
     LoadOptions options;
+    std::string armature;  // --armature JOINT=VALUE,..., parsed into options by load_model
 };
 void add_model_args(CLI::App& command, ModelArgs& args);
 // Loads the URDF and prints the model's warnings (mimic joints, ...) on stderr.

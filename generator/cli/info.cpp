@@ -32,7 +32,7 @@ void info(const ModelArgs& args, bool json, std::ostream& out) {
     const int merged = static_cast<int>(model.frames.size()) - links - (model.floating_base ? 0 : 1);
     nlohmann::ordered_json armature = nlohmann::ordered_json::object();  // joint → its armature, where it has one
     for (const Body& b : model.bodies)
-        if (b.joint.armature != 0) armature[b.joint_name] = b.joint.armature;
+        if (b.joint.armature != 0) armature[b.joint_name] = {{"value", b.joint.armature}, {"from", b.armature_from}};
     const int depth = *std::max_element(d.begin(), d.end());
     const long nnz = jsim_nonzeros(lambda_e);
     const std::string pattern = draw_pattern(jsim_pattern(lambda_e));
@@ -85,8 +85,9 @@ void info(const ModelArgs& args, bool json, std::ostream& out) {
     std::istringstream lines(pattern);
     for (std::string line; std::getline(lines, line);) out << "    " << line << "\n";
     if (!armature.empty()) {
-        out << "  armature (from the file; τ += armature q̈)\n";
-        for (const auto& [joint, value] : armature.items()) out << fmt::format("    {} {}\n", joint, value.get<double>());
+        out << "  armature (τ += armature q̈)\n";
+        for (const Body& b : model.bodies)
+            if (b.joint.armature != 0) out << fmt::format("    {} {} (from {})\n", b.joint_name, b.joint.armature, b.armature_from);
     }
     if (model.gravity) out << fmt::format("  gravity           {} {} {} (the file's)\n", (*model.gravity)[0], (*model.gravity)[1], (*model.gravity)[2]);
     for (const std::string& i : model.ignored) out << "  ignored           " << i << "\n";

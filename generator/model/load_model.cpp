@@ -1,5 +1,6 @@
 #include "model/load_model.hpp"
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -29,7 +30,27 @@ std::string root_element(const std::string& xml) {
     return "";
 }
 
-Model load_model(const std::string& path, const LoadOptions& options) {
+namespace {
+// --armature JOINT=VALUE,...: each joint's armature set (replacing the file's).
+Model with_armature(Model model, const LoadOptions& options) {
+    for (const auto& [joint, value] : options.armature) {
+        Body* found = nullptr;
+        for (Body& b : model.bodies)
+            if (b.joint_name == joint) found = &b;
+        if (!found) {
+            std::string names;
+            for (const Body& b : model.bodies) names += (names.empty() ? "" : ", ") + b.joint_name;
+            throw Error("--armature: " + model.source + " has no moving joint '" + joint + "'; its joints are " + names);
+        }
+        if (!(value >= 0) || !std::isfinite(value))
+            throw Error("--armature: joint '" + joint + "' = " + std::to_string(value) + "; write a finite armature >= 0 (kg m^2, or kg for a prismatic joint)");
+        found->joint.armature = value;
+        found->armature_from = "--armature";
+    }
+    return model;
+}
+
+Model read_file(const std::string& path, const LoadOptions& options) {
     std::ifstream in(path);
     if (!in) throw Error(path + ": cannot open the robot's file; check the path and its permissions");
     std::stringstream text;
@@ -40,5 +61,8 @@ Model load_model(const std::string& path, const LoadOptions& options) {
     if (root == "sdf") throw Error(path + ": an SDF file, which rbdgen does not read yet; write the robot as URDF or MJCF");
     return load_urdf_string(bytes, path, options);  // its own messages for a file that is no URDF
 }
+}  // namespace
+
+Model load_model(const std::string& path, const LoadOptions& options) { return with_armature(read_file(path, options), options); }
 
 }  // namespace rbdgen

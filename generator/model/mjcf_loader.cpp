@@ -528,6 +528,7 @@ private:
             }
             b.joint.armature = numbers_or(j, cls, "armature", {0}, {1})[0];
             if (b.joint.armature < 0) throw Error(where(j) + ": a negative armature; write armature >= 0");
+            if (b.joint.armature != 0) b.armature_from = "the file";
             b.X_tree = X_tree;
             X_tree = X();
             model_.bodies.push_back(b);

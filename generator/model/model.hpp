@@ -49,6 +49,7 @@ struct Body {
     // A URDF planar joint is three bodies, its coordinates x, y and theta (0, 1, 2 here), the first two
     // massless and named after their joint; -1 for every other joint.
     int planar = -1;
+    std::string armature_from;  // where its joint's armature came from: "the file" or "--armature" ("" none)
     // An MJCF body of several joints is a body a joint: all but the last massless, named after their joint.
     bool joint_only = false;
     bool is_link() const { return (planar < 0 || planar == 2) && !joint_only; }  // the body is a link's (a URDF link, an MJCF body)

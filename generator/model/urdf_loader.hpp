@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "model/error.hpp"
 #include "model/model.hpp"
@@ -15,6 +17,9 @@ struct LoadOptions {
     // body, yet real URDFs have them (allegro, talos) and their spatial inertia stays positive
     // definite: by default they load with a warning; strict makes them an error.
     bool strict_inertia = false;
+    // --armature JOINT=VALUE,...: the rotor inertias of formats without a field for them (URDF), or
+    // in place of the file's; applied by load_model to whatever file it reads.
+    std::vector<std::pair<std::string, double>> armature;
 };
 
 // Throws rbdgen::Error with a message naming the file and the offending link or joint.

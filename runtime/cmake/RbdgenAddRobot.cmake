@@ -1,7 +1,7 @@
 # rbdgen_add_robot(NAME URDF|MODEL <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [NO_DRIVERS] [PYTHON]
 #                  [SCALAR double|float] [KERNELS k1 k2 ...] [PROBLEMS id|fd|FILE.yaml ...]
 #                  [NCMTM_ORDER N] [EXTERNAL_FORCES link1 link2 ...|all] [FRAMES link1 link2 ...]
-#                  [PARAMETERS link1 link2 ...] [MEASURE] [KEEP_DIVISIONS] [BATCH W]
+#                  [PARAMETERS link1 link2 ...] [ARMATURE joint=value ...] [MEASURE] [KEEP_DIVISIONS] [BATCH W]
 #                  [EMISSION straight|compact|uniform|auto]
 #                  [COMPILE_OPTIONS ...])
 #
@@ -83,7 +83,7 @@ endfunction()
 # read from its kernel specs (rbdgen's generator/CMakeLists.txt, or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS;PYTHON" "URDF;MODEL;SCALAR;NCMTM_ORDER;BATCH;EMISSION" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS;PYTHON" "URDF;MODEL;SCALAR;NCMTM_ORDER;BATCH;EMISSION" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS;ARMATURE" ${ARGN})
   # MODEL: the robot's file in any format rbdgen reads (URDF, MJCF: recognised by its root element)
   if(R_MODEL AND R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's file once, with URDF <file> or MODEL <file>")
@@ -198,6 +198,10 @@ function(rbdgen_add_robot NAME)
   if(R_FRAMES)
     string(REPLACE ";" "," frame_links "${R_FRAMES}")
     list(APPEND flags --frames "${frame_links}")
+  endif()
+  if(R_ARMATURE)  # joint=value ...: the rotors' inertias a URDF has no field for
+    string(REPLACE ";" "," armature "${R_ARMATURE}")
+    list(APPEND flags --armature "${armature}")
   endif()
   if(R_PARAMETERS)
     string(REPLACE ";" "," payload_links "${R_PARAMETERS}")
