@@ -17,9 +17,12 @@ namespace {
 
 using namespace rbdgen;
 
-VecX<double> parameters(const Model& urdf_model) {  // every body's π, in its URDF link frame
+VecX<double> parameters(const Model& urdf_model) {  // every body's π, in its link frame U (an MJCF body's, off its joint's anchor)
     VecX<double> pi(kInertialParameters * urdf_model.N());
-    for (int i = 0; i < urdf_model.N(); ++i) pi.segment<kInertialParameters>(kInertialParameters * i) = parameters_of_inertia(urdf_model.bodies[i].I);
+    for (int i = 0; i < urdf_model.N(); ++i) {
+        const Body& b = urdf_model.bodies[i];
+        pi.segment<kInertialParameters>(kInertialParameters * i) = parameters_of_inertia(b.I.expressed_in_parent(b.X_urdf.inverse()));
+    }
     return pi;
 }
 
@@ -40,7 +43,10 @@ TEST_P(Regressor, TimesTheParametersIsRneaAndZeroWhereAJointDoesNotSupportTheBod
         const test::RandomState x = test::random_state(model, rng);
         const VecX<double> Yv = spec.reference(internal, {x.q, x.qd, x.qdd, x.gravity})[0];
         const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> Y(Yv.data(), model.nv, pi.size());
-        EXPECT_LT(test::rel_err(Y * pi, rnea<double>(model, x.q, x.qd, x.qdd, x.gravity)), 1e-10) << "state " << s;
+        VecX<double> rotors = VecX<double>::Zero(model.nv);  // the armature's τ, which no body's parameters carry
+        for (const Body& b : model.bodies)
+            for (int e = 0; e < b.joint.nv(); ++e) rotors[b.v_index + e] = b.joint.armature * x.qdd[b.v_index + e];
+        EXPECT_LT(test::rel_err(Y * pi + rotors, rnea<double>(model, x.q, x.qd, x.qdd, x.gravity)), 1e-10) << "state " << s;
         for (int j = 0; j < model.N(); ++j)
             for (int k = 0; k < model.N(); ++k)
                 if (!supports(model, j, k))
