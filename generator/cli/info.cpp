@@ -41,6 +41,7 @@ void info(const ModelArgs& args, bool json, std::ostream& out) {
         nlohmann::ordered_json j;
         j["robot"] = model.name;
         j["file"] = model.source;
+        j["files"] = model.files;  // every file read: the model's, then those it includes
         j["root_link"] = model.root_link;
         j["floating_base"] = model.floating_base;
         j["bodies"] = model.N();

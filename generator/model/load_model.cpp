@@ -63,6 +63,10 @@ Model read_file(const std::string& path, const LoadOptions& options) {
 }
 }  // namespace
 
-Model load_model(const std::string& path, const LoadOptions& options) { return with_armature(read_file(path, options), options); }
+Model load_model(const std::string& path, const LoadOptions& options) {
+    Model model = with_armature(read_file(path, options), options);
+    if (model.files.empty()) model.files = {path};
+    return model;
+}
 
 }  // namespace rbdgen

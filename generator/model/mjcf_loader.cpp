@@ -69,6 +69,7 @@ public:
             throw Error(where(root) + ": the root element is <" + root.Value() + ">, not <mujoco>; this is no MJCF file");
         model_.name = attribute(root, "model") ? attribute(root, "model") : "MuJoCo Model";
         model_.source = file_;
+        model_.files = {file_};
         model_.root_link = "world";
         const std::vector<const TiXmlElement*> top = children(root);
         for (const TiXmlElement* e : top)
@@ -200,6 +201,7 @@ private:
             std::stringstream text;
             text << in.rdbuf();
             const TiXmlElement& root = parse(text.str(), path);
+            model_.files.push_back(path);
             if (tag(root) != "mujoco") throw Error(where(root) + ": an included file's root element must be <mujoco>");
             including_.insert(path);
             const std::vector<const TiXmlElement*> inner = children(root);

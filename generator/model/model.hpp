@@ -66,6 +66,7 @@ struct Frame {
 struct Model {
     std::string name;
     std::string source;       // file the model came from
+    std::vector<std::string> files;  // every file read for it: source, then the files it includes (MJCF)
     std::string root_link;
     bool floating_base = false;
     std::vector<Body> bodies;

@@ -13,6 +13,7 @@ python3-dev, pybind11-dev and python3-numpy.
 """
 import hashlib
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -109,13 +110,24 @@ def _import(name, path):
     return module
 
 
+def _files(exe, path):
+    """The files rbdgen reads for the robot at path (rbdgen info's "files"), or path alone where info
+    refuses it (the build then says why)."""
+    run = subprocess.run([exe, "info", "--json", path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    if run.returncode != 0:
+        return [path]
+    return json.loads(run.stdout).get("files", [path])
+
+
 def load(urdf, floating_base=False, kernels=None, scalar="double", problems=(), name=None, cache_dir=None,
          compile_options=("-O2",), rbdgen=None, extra=()):
     """The robot's module (urdf: its URDF or MJCF file), built on first use and cached (RBDGEN_CACHE, else ~/.cache/rbdgen); extra:
     more of rbdgen generate's options (["--ncmtm-order", "2"])."""
     exe = _generator(rbdgen)
-    with open(urdf, "rb") as f:
-        text = f.read()
+    text = b""
+    for path in _files(exe, urdf):  # the file and those it includes (MJCF): an edited include builds anew
+        with open(path, "rb") as f:
+            text += f.read() + b"\0"
     with open(shutil.which(exe) or exe, "rb") as f:  # the generator itself: a rebuilt one writes anew
         generator = hashlib.sha256(f.read()).digest()
     options = _options(floating_base, kernels, scalar, problems, extra) + list(compile_options)

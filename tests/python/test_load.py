@@ -37,3 +37,29 @@ def test_load_caches_and_rebuilds_after_an_edit(tmp_path):
     edited = rbdgen.load(str(urdf), kernels=["rnea", "aba"], cache_dir=str(cache), compile_options=["-O0"])
     assert rbdgen.compiles == before + 2
     assert np.abs(edited.rnea(q, v, v) - tau).max() > 1e-6
+
+
+MJCF = os.path.join(os.path.dirname(__file__), "..", "..", "models", "mjcf")
+
+
+def test_load_reads_mjcf_and_rebuilds_after_an_included_file_changes(tmp_path):
+    """An MJCF robot (forms_radian.xml and the defaults it includes): its kernels take the file's
+    armature (τ = H q̈ + ...: rnea's difference at two q̈ is H's, whose diagonal holds the armature),
+    and an edit of the included file alone (a heavier armature) builds it again."""
+    for name in ("forms_radian.xml", "forms_radian_defaults.xml"):
+        shutil.copy(os.path.join(MJCF, name), tmp_path / name)
+    model = tmp_path / "forms_radian.xml"
+    cache = tmp_path / "cache"
+    before = rbdgen.compiles
+    robot = rbdgen.load(str(model), kernels=["rnea", "crba"], cache_dir=str(cache), compile_options=["-O0"])
+    assert rbdgen.compiles == before + 1
+    q, v = robot.neutral() + 0.2, np.zeros(robot.NV)
+    H = robot.crba(q).reshape(robot.NV, robot.NV)
+    e = np.eye(robot.NV)[0]
+    np.testing.assert_allclose(robot.rnea(q, v, e) - robot.rnea(q, v, v), H[:, 0], atol=1e-12)
+    defaults = tmp_path / "forms_radian_defaults.xml"
+    defaults.write_text(defaults.read_text().replace('armature="0.01"', 'armature="0.51"'))
+    edited = rbdgen.load(str(model), kernels=["rnea", "crba"], cache_dir=str(cache), compile_options=["-O0"])
+    assert rbdgen.compiles == before + 2
+    H2 = edited.crba(q).reshape(robot.NV, robot.NV)
+    np.testing.assert_allclose(H2 - H, 0.5 * np.eye(robot.NV), atol=1e-12)
