@@ -51,11 +51,7 @@ Model with_armature(Model model, const LoadOptions& options) {
 }
 
 Model read_file(const std::string& path, const LoadOptions& options) {
-    std::ifstream in(path);
-    if (!in) throw Error(path + ": cannot open the robot's file; check the path and its permissions");
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string bytes = text.str();
+    const std::string bytes = file_bytes(path, "robot's file");
     const std::string root = root_element(xml_to_utf8(bytes, path));
     if (root == "mujoco") return load_mjcf_string(bytes, path, options);
     if (root == "sdf") throw Error(path + ": an SDF file, which rbdgen does not read yet; write the robot as URDF or MJCF");

@@ -593,20 +593,7 @@ private:
 
     void check_inertia(const TiXmlElement& e, double mass, const M3& Ic) {
         if (mass < 0) throw Error(where(e) + ": a negative mass; write mass >= 0");
-        const V3 moments = Eigen::SelfAdjointEigenSolver<M3>(Ic).eigenvalues();
-        const double tol = 1e-9 * std::max(1e-300, moments.cwiseAbs().maxCoeff());
-        if (moments.minCoeff() < -tol)
-            throw Error(where(e) + ": an inertia that is not positive semi-definite (principal moments " +
-                        fmt::format("{:.6g}, {:.6g}, {:.6g}", moments[0], moments[1], moments[2]) + "); fix it");
-        for (int k = 0; k < 3; ++k) {  // as the URDF reader: loaded with a warning unless strict (MuJoCo refuses it)
-            if (moments[k] <= moments[(k + 1) % 3] + moments[(k + 2) % 3] + tol) continue;
-            const std::string message = where(e) + ": principal moments of inertia that violate the triangle inequality (" +
-                                        fmt::format("{:.6g}, {:.6g}, {:.6g}", moments[0], moments[1], moments[2]) +
-                                        "): no rigid body has them; fix the inertia";
-            if (options_.strict_inertia) throw Error(message);
-            model_.warnings.push_back(message + " (loaded as given: its spatial inertia is still positive definite)");
-            break;
-        }
+        check_rotational_inertia(Ic, where(e), "its diaginertia or fullinertia", options_, model_.warnings);  // MuJoCo refuses the triangle's
     }
 
     // Mass m with centre c and rotational inertia Ic about c, as the spatial inertia about the origin.
@@ -688,14 +675,6 @@ private:
 
 Model load_mjcf_string(const std::string& bytes, const std::string& file, const LoadOptions& options) {
     return Reader(file, options).read(bytes);
-}
-
-Model load_mjcf(const std::string& path, const LoadOptions& options) {
-    std::ifstream in(path);
-    if (!in) throw Error(path + ": cannot open the MJCF file; check the path and its permissions");
-    std::stringstream text;
-    text << in.rdbuf();
-    return load_mjcf_string(text.str(), path, options);
 }
 
 }  // namespace rbdgen

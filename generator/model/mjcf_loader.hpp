@@ -15,8 +15,8 @@
 
 namespace rbdgen {
 
-// Throws rbdgen::Error naming the file, line, element and what to change.
-Model load_mjcf(const std::string& path, const LoadOptions& options = {});
+// The file's bytes (model/load_model.hpp reads files); throws rbdgen::Error naming the file, line,
+// element and what to change.
 Model load_mjcf_string(const std::string& bytes, const std::string& file, const LoadOptions& options = {});
 
 }  // namespace rbdgen

@@ -48,22 +48,7 @@ RigidBodyInertia<double> link_inertia(const std::string& file, const urdf::Link&
     Mat3<double> Ic;
     Ic << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
     if (!finite(Ic)) throw Error(where + " has an inertia entry that is not a number; fix <inertial><inertia>");
-    const Vec3<double> moments = Eigen::SelfAdjointEigenSolver<Mat3<double>>(Ic).eigenvalues();
-    const double scale = std::max(1e-300, moments.cwiseAbs().maxCoeff());
-    const double tol = 1e-9 * scale;
-    if (moments.minCoeff() < -tol)
-        throw Error(where + " has an inertia tensor that is not positive semi-definite (principal moments " +
-                    fmt::format("{:.6g}, {:.6g}, {:.6g}", moments[0], moments[1], moments[2]) +
-                    "); fix ixx..izz in <inertial><inertia>");
-    for (int k = 0; k < 3; ++k) {
-        if (moments[k] <= moments[(k + 1) % 3] + moments[(k + 2) % 3] + tol) continue;
-        const std::string message = where + " has principal moments of inertia that violate the triangle inequality (" +
-                                    fmt::format("{:.6g}, {:.6g}, {:.6g}", moments[0], moments[1], moments[2]) +
-                                    "): no rigid body has them; fix <inertial><inertia>";
-        if (options.strict_inertia) throw Error(message);
-        warnings.push_back(message + " (loaded as given: its spatial inertia is still positive definite)");
-        break;
-    }
+    check_rotational_inertia(Ic, where, "<inertial><inertia>", options, warnings);
     const Mat3<double> R = rotation(in.origin.rotation);
     const Vec3<double> c = vec(in.origin.position);
     I.m = in.mass;
@@ -167,6 +152,24 @@ struct Builder {
 
 }  // namespace
 
+void check_rotational_inertia(const Mat3<double>& Ic, const std::string& where, const std::string& fix, const LoadOptions& options,
+                              std::vector<std::string>& warnings) {
+    const Vec3<double> moments = Eigen::SelfAdjointEigenSolver<Mat3<double>>(Ic).eigenvalues();
+    const std::string listed = fmt::format("{:.6g}, {:.6g}, {:.6g}", moments[0], moments[1], moments[2]);
+    const double tol = 1e-9 * std::max(1e-300, moments.cwiseAbs().maxCoeff());
+    if (moments.minCoeff() < -tol)
+        throw Error(where + " has an inertia tensor that is not positive semi-definite (principal moments " + listed + "); fix " +
+                    (fix == "<inertial><inertia>" ? "ixx..izz in " : "") + fix);
+    for (int k = 0; k < 3; ++k) {
+        if (moments[k] <= moments[(k + 1) % 3] + moments[(k + 2) % 3] + tol) continue;
+        const std::string message = where + " has principal moments of inertia that violate the triangle inequality (" + listed +
+                                    "): no rigid body has them; fix " + fix;
+        if (options.strict_inertia) throw Error(message);
+        warnings.push_back(message + " (loaded as given: its spatial inertia is still positive definite)");
+        return;
+    }
+}
+
 Model load_urdf_string(const std::string& bytes, const std::string& file, const LoadOptions& options) {
     const std::string xml = xml_to_utf8(bytes, file);
     check_urdf_text(xml, file);
@@ -225,11 +228,7 @@ Model load_urdf_string(const std::string& bytes, const std::string& file, const 
 }
 
 Model load_urdf(const std::string& path, const LoadOptions& options) {
-    std::ifstream in(path);
-    if (!in) throw Error(path + ": cannot open the URDF file; check the path and its permissions");
-    std::stringstream text;
-    text << in.rdbuf();
-    return load_urdf_string(text.str(), path, options);
+    return load_urdf_string(file_bytes(path, "URDF file"), path, options);
 }
 
 }  // namespace rbdgen

@@ -22,6 +22,13 @@ struct LoadOptions {
     std::vector<std::pair<std::string, double>> armature;
 };
 
+// A reader's rotational inertia Ic (about the centre of mass), checked as every reader checks it: not
+// positive semi-definite throws; principal moments that violate the triangle inequality warn (no
+// rigid body has them, yet real files do and the spatial inertia stays positive definite), or throw
+// with strict_inertia. `where` names the file and the link or element, `fix` what to change.
+void check_rotational_inertia(const Mat3<double>& Ic, const std::string& where, const std::string& fix, const LoadOptions& options,
+                              std::vector<std::string>& warnings);
+
 // Throws rbdgen::Error with a message naming the file and the offending link or joint.
 Model load_urdf(const std::string& path, const LoadOptions& options = {});
 Model load_urdf_string(const std::string& xml, const std::string& source_name,

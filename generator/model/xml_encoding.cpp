@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "model/error.hpp"
@@ -132,6 +134,14 @@ std::string xml_to_utf8(const std::string& bytes, const std::string& file) {
     const Declaration d = find_declaration(text);
     const std::string utf8_declaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
     return utf8_declaration + text.substr(d.end);  // the same lines: errors keep their line numbers
+}
+
+std::string file_bytes(const std::string& path, const std::string& what) {
+    std::ifstream in(path);
+    if (!in) throw Error(path + ": cannot open the " + what + "; check the path and its permissions");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
 }  // namespace rbdgen

@@ -18,6 +18,10 @@ namespace rbdgen {
 // valid in the declared one (with their line).
 std::string xml_to_utf8(const std::string& bytes, const std::string& file);
 
+// A robot file's bytes; throws rbdgen::Error "<path>: cannot open the <what>; check the path and its
+// permissions".
+std::string file_bytes(const std::string& path, const std::string& what);
+
 // One number as written: decimal or scientific notation (a leading '+' allowed), the whole token,
 // finite; else false with `why` ("is not a number", "is not finite", ...).
 bool parse_number(const std::string& token, double& x, std::string& why);
