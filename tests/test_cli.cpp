@@ -238,7 +238,7 @@ TEST(Cli, EveryCommandHasHelp) {
         {"info", {"ROBOT.urdf", "--floating-base", "--strict-inertia", "--armature JOINT=VALUE,...", "--json"}},
         {"eval", {"ROBOT.urdf", "--floating-base", "--strict-inertia", "--state STATE.json"}},
         {"generate", {"ROBOT.urdf", "--floating-base", "--strict-inertia", "-o,--output DIR", "--name NAME",
-                      "--scalar double|float", "--kernels LIST", "--max-operations N", "--snap-tolerance T",
+                      "--scalar double|float", "--kernels LIST", "--max-operations N", "--snap-tolerance T", "--snap-max-effect E",
                       "--trig-entry-points", "fd_crba_ltdl"}},
         {"synth", {"TOPOLOGY", "SIZE", "--seed S", "-o,--output FILE"}}};
     for (const auto& [command, expected] : options) {

@@ -56,7 +56,7 @@ inline constexpr const char* fd_refusal = "";
 // Poses of every body's URDF link frame in the world frame: rotation R (row-major 3x3, body to world) then position p.
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   pose[84] (out): 12 per body: R row-major, then p
-// 302 add, 409 mul, 0 div, 0 sqrt, 7 sin, 7 cos
+// 311 add, 418 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
 // fk that first warms itself (warm below).
 void fk_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
@@ -69,7 +69,7 @@ constexpr int fk_pose_size = 84;
 //   qdd[7]: joint accelerations
 //   gravity[3]: gravity in the world frame
 //   tau[7] (out): joint forces
-// 472 add, 547 mul, 0 div, 0 sqrt, 7 sin, 7 cos
+// 474 add, 549 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
 // rnea that first warms itself (warm below).
 void rnea_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
@@ -83,7 +83,7 @@ constexpr int rnea_tau_size = 7;
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   gravity[3]: gravity in the world frame
 //   g[7] (out): generalized gravity forces
-// 150 add, 224 mul, 0 div, 0 sqrt, 7 sin, 7 cos
+// 152 add, 226 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void gravity(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT g) noexcept;
 // gravity that first warms itself (warm below).
 void gravity_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT g) noexcept;
@@ -94,7 +94,7 @@ constexpr int gravity_g_size = 7;
 // Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   H[7 x 7] (out): joint-space inertia matrix, row-major
-// 418 add, 482 mul, 0 div, 0 sqrt, 6 sin, 6 cos
+// 428 add, 489 mul, 0 div, 0 sqrt, 6 sin, 6 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
 // crba that first warms itself (warm below).
 void crba_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
@@ -129,7 +129,7 @@ constexpr int ltdl_solve_x_size = 7;
 //   tau[7]: joint forces
 //   gravity[3]: gravity in the world frame
 //   qdd[7] (out): joint accelerations
-// 1119 add, 1222 mul, 6 div, 0 sqrt, 7 sin, 7 cos
+// 1139 add, 1238 mul, 6 div, 0 sqrt, 7 sin, 7 cos
 void aba(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT tau, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept;
 // aba that first warms itself (warm below).
 void aba_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT tau, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept;
@@ -142,7 +142,7 @@ constexpr int aba_qdd_size = 7;
 // Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.
 //   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   J[6 x 7] (out): 6 x NV, row-major, [angular; linear] about the world origin
-// 124 add, 199 mul, 0 div, 0 sqrt, 6 sin, 6 cos
+// 127 add, 202 mul, 0 div, 0 sqrt, 6 sin, 6 cos
 void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;
 // jacobians that first warms itself (warm below).
 void jacobians_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;

@@ -2,8 +2,8 @@
 // Do not edit: regenerate instead.
 //
 // Kernel aba: Forward dynamics by the articulated-body algorithm: qdd = FD(q, qd, tau).
-// Operations: 1119 add, 1222 mul, 6 div, 0 sqrt, 7 sin, 7 cos
-// Emission: compact (20 steps, 11 functions)
+// Operations: 1139 add, 1238 mul, 6 div, 0 sqrt, 7 sin, 7 cos
+// Emission: compact (20 steps, 14 functions)
 #include <cmath>
 
 // This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
@@ -16,7 +16,7 @@ namespace arm7 {
 
 namespace {
 
-// 20 steps, 11 functions; the slots each call reads and writes, and its constants.
+// 20 steps, 14 functions; the slots each call reads and writes, and its constants.
 RBDGEN_TABLE constexpr unsigned short aba_x[] = {
     0, 3, 2, 1, 14, 15, 16, 17, 18, 19, 20, 21,
     22, 23, 24, 25, 26, 27, 28, 29, 19, 16, 18, 14,
@@ -25,8 +25,8 @@ RBDGEN_TABLE constexpr unsigned short aba_x[] = {
     30, 31, 33, 7, 6, 3, 19, 18, 17, 16, 15, 14,
     46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 14, 17,
     15, 19, 18, 16, 9, 8, 4, 35, 34, 33, 32, 31,
-    30, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 30,
-    33, 31, 35, 34, 32, 11, 10, 5, 14, 15, 16, 17,
+    30, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 31,
+    34, 32, 33, 30, 35, 11, 10, 5, 14, 15, 16, 17,
     18, 19, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75,
     19, 16, 18, 14, 13, 15, 12, 17, 6, 30, 31, 32,
     33, 34, 35, 76, 77, 78, 79, 6, 79, 30, 32, 33,
@@ -40,8 +40,8 @@ RBDGEN_TABLE constexpr unsigned short aba_x[] = {
     77, 76, 35, 34, 31, 75, 74, 73, 72, 71, 70, 102,
     103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114,
     115, 116, 117, 118, 119, 120, 121, 122, 111, 4, 119, 104,
-    108, 112, 113, 70, 102, 103, 75, 105, 106, 107, 109, 71,
-    110, 114, 73, 72, 115, 74, 116, 56, 57, 58, 59, 117,
+    108, 112, 113, 72, 102, 103, 71, 105, 106, 107, 109, 70,
+    110, 114, 74, 73, 115, 75, 116, 56, 57, 58, 59, 117,
     118, 120, 121, 122, 8, 9, 53, 54, 55, 52, 51, 50,
     101, 100, 99, 98, 97, 96, 95, 94, 93, 92, 91, 90,
     89, 88, 87, 86, 85, 84, 83, 82, 81, 80, 14, 15,
@@ -72,40 +72,40 @@ RBDGEN_TABLE constexpr unsigned short aba_x[] = {
     48, 47, 46, 122, 121, 116, 117, 118, 119, 120, 1, 125,
     40, 41, 42, 3, 43, 43, 42, 40, 1, 41, 125, 9,
     8, 59, 58, 57, 56, 101, 100, 95, 96, 97, 98, 99,
-    53, 54, 55, 71, 72, 4, 73, 73, 72, 55, 53, 71,
-    54, 11, 10, 69, 68, 67, 66, 79, 78, 31, 34, 35,
+    53, 54, 55, 71, 72, 4, 73, 55, 71, 54, 72, 73,
+    53, 11, 10, 69, 68, 67, 66, 79, 78, 31, 34, 35,
     76, 77, 43, 42, 41, 40, 125, 5, 1, 1, 125, 41,
     43, 13, 40, 12, 42, 33, 32, 30, 19, 6,
 };
 RBDGEN_TABLE constexpr Scalar aba_c[] = {
-    0.053520563634508772, (-0.74115309212411262), (-0.67133605149348774), (-0.14441252242894373), 0.014939339394949317, 0.52869810289058883, (-0.40816283599879671), 3.3895849948928971, 0.072018787579959415, (-0.015720790329384154), 0.15113144300091036, (-0.029858485532225441),
+    0.053520563634508869, (-0.74115309212411262), (-0.67133605149348752), (-0.14441252242894345), 0.014939339394949317, 0.52869810289058883, (-0.40816283599879671), 3.3895849948928971, 0.072018787579959415, (-0.015720790329384154), 0.15113144300091036, (-0.029858485532225441),
     0.21249371221673494, 0.19706319344886833, 0.10580196714949018, 0.6791587961998149, 0.7339913688487204, 0.29500865972717327, (-0.23553233816795732), (-0.22010071477780077), (-0.89343340868341281), 3.445524911522758, (-0.040789017170299466), (-0.013833119563799665),
     0.38818525500491408, (-0.09019987601482693), 0.48757441522665507, 0.25494479393531705, 0.062262565010657439, 0.41683948663933112, 0.90898011110158994, (-0.56491168220824461), (-0.0010696369441482527), 0.11628312452641326, 0.24606915977550345, 1.0706658630756021,
-    (-0.03821570116643476), (-0.0049845106973116409), 0.10572987776184692, 0.010796426938143545, 0.12383950925466565, 0.083313059757533336, 0.26913255189171692, (-0.94366721679276033), 0.33089603193541861, 0.058921681017509039, (-0.02256833390627308), (-0.062768535557158001),
-    (-0.08569920163223331), 0.69536542605894147, (-0.0081757512373523914), (-0.0015157288718977285), 0.039011231133461624, 0.00039806026334450332, 0.049206530599137634, 0.032835786719439347, 0.063650569899231291, (-0.92717931335760129), (-0.3746178331069237), 0.24238675408421057,
-    0.010604632023427867, 0.045850997823034631, 0.086031848455735388, 0.54271620772455997, (-0.01452482277632413), (-0.00070869967525512105), 0.037796706989134336, (-0.00086145550939207031), 0.05476309877746377, 0.034100529720441676, 0.25327820878689017, 0.67088906517113922,
-    (-0.74155772683844035), 0.026532906662400359, (-0.18473279187271499), 1.3121468275402544, 0.0028680868003422106, 0.011302125886199634, 0.12079260376605656, (-0.0044643194427034594), 0.13617213945982254, 0.091771317334514269, 0.18390357113595956, 0.011441647209833435,
-    0.12070296876752741, 0.0012907232294881931, (-0.18473279187271499), 0.13595496759539508, 1.3121468275402544, 1.3044756383669582, (-0.026532906662400359), 0.031252540375853927, (-0.048646130102182522), 0.28911981905725131, (-0.015251998827867666), 1.0,
-    (-0.00082922073675542607), (-0.0012907232294881931), 0.0076711891732961224, 0.4500921377662051, (-0.49750297012907624), (-0.74155772683844035), 0.67088906517113922, 0.25327820878689017, 0.037796706989134336, (-0.00070869967525512105), (-0.01452482277632413), (-0.086031848455735388),
-    0.010604632023427867, 0.05476309877746377, (-0.00086145550939207031), 0.086031848455735388, (-0.045850997823034631), 0.034100529720441676, (-0.010604632023427867), 0.045850997823034631, 0.54271620772455997, 1.0, 0.24238675408421057, 0.85966147911827295,
-    0.34733790527158998, (-0.3746178331069237), (-0.92717931335760129), 0.69467581054317995, (-0.71932295823654591), 0.063650569899231291, 0.039011231133461624, (-0.0015157288718977285), (-0.0081757512373523914), 0.08569920163223331, (-0.02256833390627308), 0.049206530599137634,
-    0.00039806026334450332, (-0.08569920163223331), 0.062768535557158001, 0.032835786719439347, 0.02256833390627308, (-0.062768535557158001), 0.69536542605894147, 1.0, 0.058921681017509039, 0.89050781604939455, (-0.31225573750426483), 0.33089603193541861,
-    (-0.94366721679276033), (-0.62451147500852966), (-0.7810156320987891), 0.26913255189171692, 0.10572987776184692, (-0.0049845106973116409), (-0.03821570116643476), (-0.24606915977550345), (-0.0010696369441482527), 0.12383950925466565, 0.010796426938143545, 0.24606915977550345,
-    (-0.11628312452641326), 0.083313059757533336, 0.0010696369441482527, 0.11628312452641326, 1.0706658630756021, 1.0, (-0.56491168220824461), 0.17375515762174112, 0.37889880287694894, 0.90898011110158994, 0.41683948663933112, 0.75779760575389787,
-    0.65248968475651781, 0.062262565010657439, 0.38818525500491408, (-0.013833119563799665), (-0.040789017170299466), 0.89343340868341281, (-0.23553233816795732), 0.48757441522665507, (-0.09019987601482693), (-0.89343340868341281), 0.22010071477780077, 0.25494479393531705,
-    0.23553233816795732, (-0.22010071477780077), 3.445524911522758, 1.0, 0.29500865972717327, 0.46125667045558172, 0.49849669448835127, 0.7339913688487204, 0.6791587961998149, 0.99699338897670253, 0.077486659088836563, 0.10580196714949018,
-    0.15113144300091036, (-0.015720790329384154), 0.072018787579959415, 0.40816283599879671, 0.014939339394949317, 0.21249371221673494, (-0.029858485532225441), (-0.40816283599879671), (-0.52869810289058883), 0.19706319344886833, (-0.014939339394949317), 0.52869810289058883,
-    3.3895849948928971, 1.0, (-0.14441252242894373), 0.45069209403486682, 0.49756279041879092, (-0.67133605149348774), 0.99512558083758185, 0.098615811930266362, (-0.74115309212411262), 0.053520563634508772, 0.16130117661193666, 0.054396260795453011,
-    (-0.031128417615339295), 1.0, 0.36041001829736746, (-0.93279398513867529), 0.85308080714759982, 0.5217788194976869, 0.053520563634508772, (-0.67133605149348774), (-0.74115309212411262), (-0.14441252242894373), 0.10580196714949018, 0.6791587961998149,
-    0.7339913688487204, 0.29500865972717327, 0.062262565010657439, 0.41683948663933112, 0.90898011110158994, (-0.56491168220824461), 0.26913255189171692, (-0.94366721679276033), 0.33089603193541861, 0.058921681017509039, 0.063650569899231291, (-0.92717931335760129),
-    (-0.3746178331069237), 0.24238675408421057, 0.25327820878689017, 0.67088906517113922, (-0.74155772683844035), 10.896650816887751, 0.28911981905725131, (-0.048646130102182522), 0.031252540375853927,
+    (-0.03821570116643476), (-0.0049845106973116409), 0.10572987776184692, 0.010796426938143545, 0.12383950925466565, 0.083313059757533336, 0.26913255189171692, (-0.94366721679276033), 0.33089603193541861, 0.058921681017508956, (-0.022568333906272969), (-0.062768535557158028),
+    (-0.085699201632233268), 0.69536542605894147, (-0.0081757512373523897), (-0.0015157288718977095), 0.039011231133461596, 0.0003980602633445224, 0.049206530599137627, 0.032835786719439347, 1.3877787807814457e-17, 0.063650569899231679, (-0.9271793133576014), (-0.37461783310692376),
+    0.24238675408421043, 0.010604632023427867, 0.045850997823034631, 0.086031848455735443, 0.54271620772455997, (-0.014524822776324137), (-0.000708699675255123), 0.037796706989134357, (-0.00086145550939206825), 0.05476309877746377, 0.034100529720441669, 0.25327820878689017,
+    0.67088906517113922, (-0.74155772683844046), 0.026532906662400699, (-0.18473279187271474), 1.3121468275402544, 0.0028680868003420363, 0.011302125886199645, 0.12079260376605658, (-0.0044643194427034724), 0.1361721394598224, 0.091771317334514269, 0.18390357113595934,
+    0.011441647209833436, 0.12070296876752744, 0.0012907232294882135, (-0.18473279187271474), 0.13595496759539494, 1.3121468275402544, 1.304475638366958, (-0.026532906662400699), 0.031252540375852025, (-0.048646130102182661), 0.28911981905725503, (-0.015251998827867499),
+    1.0, (-0.00082922073675539831), (-0.0012907232294882135), 0.0076711891732963444, 0.4500921377662051, (-0.49750297012907635), (-0.74155772683844046), 0.67088906517113922, 0.25327820878689017, 0.037796706989134357, (-0.000708699675255123), (-0.014524822776324137),
+    (-0.086031848455735443), 0.010604632023427867, 0.05476309877746377, (-0.00086145550939206825), 0.086031848455735443, (-0.045850997823034631), 0.034100529720441669, (-0.010604632023427867), 0.045850997823034631, 0.54271620772455997, 1.0, 0.24238675408421043,
+    0.85966147911827318, 0.34733790527159009, (-0.37461783310692376), (-0.9271793133576014), 0.69467581054318017, (-0.71932295823654635), 0.063650569899231679, 1.3877787807814457e-17, 0.039011231133461596, (-0.0015157288718977095), (-0.0081757512373523897), 0.085699201632233268,
+    (-0.022568333906272969), 0.049206530599137627, 0.0003980602633445224, (-0.085699201632233268), 0.062768535557158028, 0.032835786719439347, 0.022568333906272969, (-0.062768535557158028), 0.69536542605894147, 1.0, 0.058921681017508956, 0.89050781604939455,
+    (-0.31225573750426483), 0.33089603193541861, (-0.94366721679276033), (-0.62451147500852966), (-0.7810156320987891), 0.26913255189171692, 0.10572987776184692, (-0.0049845106973116409), (-0.03821570116643476), (-0.24606915977550345), (-0.0010696369441482527), 0.12383950925466565,
+    0.010796426938143545, 0.24606915977550345, (-0.11628312452641326), 0.083313059757533336, 0.0010696369441482527, 0.11628312452641326, 1.0706658630756021, 1.0, (-0.56491168220824461), 0.17375515762174112, 0.37889880287694894, 0.90898011110158994,
+    0.41683948663933112, 0.75779760575389787, 0.65248968475651781, 0.062262565010657439, 0.38818525500491408, (-0.013833119563799665), (-0.040789017170299466), 0.89343340868341281, (-0.23553233816795732), 0.48757441522665507, (-0.09019987601482693), (-0.89343340868341281),
+    0.22010071477780077, 0.25494479393531705, 0.23553233816795732, (-0.22010071477780077), 3.445524911522758, 1.0, 0.29500865972717327, 0.46125667045558172, 0.49849669448835127, 0.7339913688487204, 0.6791587961998149, 0.99699338897670253,
+    0.077486659088836563, 0.10580196714949018, 0.15113144300091036, (-0.015720790329384154), 0.072018787579959415, 0.40816283599879671, 0.014939339394949317, 0.21249371221673494, (-0.029858485532225441), (-0.40816283599879671), (-0.52869810289058883), 0.19706319344886833,
+    (-0.014939339394949317), 0.52869810289058883, 3.3895849948928971, 1.0, (-0.14441252242894345), 0.45069209403486654, 0.49756279041879076, (-0.67133605149348752), 0.99512558083758151, 0.098615811930266917, (-0.74115309212411262), 0.053520563634508869,
+    0.16130117661193658, 0.054396260795453011, (-0.03112841761533916), 1.0, 0.36041001829736746, (-0.93279398513867529), 0.85308080714759971, 0.5217788194976869, 0.053520563634508869, (-0.67133605149348752), (-0.74115309212411262), (-0.14441252242894345),
+    0.10580196714949018, 0.6791587961998149, 0.7339913688487204, 0.29500865972717327, 0.062262565010657439, 0.41683948663933112, 0.90898011110158994, (-0.56491168220824461), 0.26913255189171692, (-0.94366721679276033), 0.33089603193541861, 0.058921681017508956,
+    1.3877787807814457e-17, 0.063650569899231679, (-0.9271793133576014), (-0.37461783310692376), 0.24238675408421043, 0.25327820878689017, 0.67088906517113922, (-0.74155772683844046), 10.896650816887751, 0.28911981905725503, (-0.048646130102182661), 0.031252540375852025,
 };
 RBDGEN_TABLE constexpr unsigned short aba_trig[] = {
     0, 1, 0, 1, 3, 2, 2, 5, 4, 3, 7, 6,
     4, 9, 8, 5, 11, 10, 6, 13, 12,
 };
 RBDGEN_TABLE constexpr Scalar aba_trig_c[] = {
-    (-1.6527371227852619), (-0.84776657200942651), (-2.3487699223729779), 1.7821799842519492, 2.9468169731081986, (-1.4755537168340935), (-1.040459198538433),
+    (-1.6527371227852627), (-0.84776657200942707), (-2.3487699223729779), 1.7821799842519492, 2.9468169731082003, (-1.4755537168340929), (-1.0404591985384317),
 };
 
 RBDGEN_NOINLINE RBDGEN_CODE void aba_step0(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* , const Scalar* , Scalar* ) noexcept {
@@ -367,6 +367,147 @@ RBDGEN_NOINLINE RBDGEN_CODE void aba_step2(Scalar* RBDGEN_RESTRICT v_, const uns
     const Scalar i2 = v_[x_[2]];
     const Scalar t2 = c_[0] * i2;
     const Scalar i3 = v_[x_[3]];
+    const Scalar t3 = i3 - t2;
+    const Scalar i4 = v_[x_[4]];
+    const Scalar t4 = c_[1] * i4;
+    const Scalar t5 = t3 + t4;
+    const Scalar t6 = c_[1] * i0;
+    const Scalar i5 = v_[x_[5]];
+    const Scalar t7 = i5 + t6;
+    const Scalar t8 = c_[2] * t7;
+    const Scalar t9 = c_[3] * t5;
+    const Scalar t10 = t9 - t8;
+    const Scalar t11 = c_[2] * t5;
+    const Scalar t12 = c_[3] * t7;
+    const Scalar t13 = t11 + t12;
+    v_[x_[9]] = t13;
+    const Scalar t14 = c_[2] * i4;
+    const Scalar t15 = c_[3] * i0;
+    const Scalar t16 = t14 + t15;
+    const Scalar t17 = c_[2] * i0;
+    const Scalar t18 = c_[3] * i4;
+    const Scalar t19 = t18 - t17;
+    const Scalar t20 = c_[4] * t16;
+    const Scalar t21 = t1 + t20;
+    const Scalar t22 = c_[4] * i2;
+    const Scalar t23 = t10 - t22;
+    const Scalar i6 = v_[x_[6]];
+    const Scalar t24 = i6 * t23;
+    const Scalar i7 = v_[x_[7]];
+    const Scalar t25 = i7 * t21;
+    const Scalar t26 = t24 + t25;
+    v_[x_[10]] = t26;
+    const Scalar t27 = i6 * t21;
+    const Scalar t28 = i7 * t23;
+    const Scalar t29 = t28 - t27;
+    v_[x_[11]] = t29;
+    const Scalar t30 = i6 * t16;
+    const Scalar t31 = i2 * i7;
+    const Scalar t32 = t30 + t31;
+    v_[x_[12]] = t32;
+    const Scalar t33 = i2 * i6;
+    const Scalar t34 = i7 * t16;
+    const Scalar t35 = t34 - t33;
+    v_[x_[13]] = t35;
+    const Scalar i8 = qd[x_[8]];
+    const Scalar t36 = i8 + t19;
+    v_[x_[14]] = t36;
+    const Scalar t37 = i8 * t26;
+    v_[x_[15]] = t37;
+    const Scalar t38 = i8 * t29;
+    v_[x_[16]] = t38;
+    const Scalar t39 = i8 * t32;
+    v_[x_[17]] = t39;
+    const Scalar t40 = i8 * t35;
+    v_[x_[18]] = t40;
+    const Scalar t41 = c_[5] * t32;
+    const Scalar t42 = c_[6] * t35;
+    const Scalar t43 = t42 - t41;
+    const Scalar t44 = c_[6] * t36;
+    const Scalar t45 = c_[7] * t32;
+    const Scalar t46 = t45 - t44;
+    const Scalar t47 = c_[7] * t35;
+    const Scalar t48 = c_[5] * t36;
+    const Scalar t49 = t48 - t47;
+    const Scalar t50 = c_[8] * t26;
+    const Scalar t51 = t50 - t49;
+    const Scalar t52 = c_[8] * t29;
+    const Scalar t53 = t52 - t46;
+    const Scalar t54 = c_[8] * t13;
+    const Scalar t55 = t43 + t54;
+    const Scalar t56 = c_[5] * t26;
+    const Scalar t57 = c_[6] * t29;
+    const Scalar t58 = t57 - t56;
+    const Scalar t59 = c_[6] * t13;
+    const Scalar t60 = c_[7] * t26;
+    const Scalar t61 = t59 + t60;
+    const Scalar t62 = c_[7] * t29;
+    const Scalar t63 = c_[5] * t13;
+    const Scalar t64 = t62 + t63;
+    const Scalar t65 = c_[9] * t36;
+    const Scalar t66 = c_[10] * t35;
+    const Scalar t67 = t65 + t66;
+    const Scalar t68 = c_[11] * t32;
+    const Scalar t69 = t67 + t68;
+    const Scalar t70 = c_[12] * t36;
+    const Scalar t71 = c_[13] * t35;
+    const Scalar t72 = t70 + t71;
+    const Scalar t73 = c_[10] * t32;
+    const Scalar t74 = t72 + t73;
+    const Scalar t75 = c_[14] * t36;
+    const Scalar t76 = c_[12] * t35;
+    const Scalar t77 = t75 + t76;
+    const Scalar t78 = c_[9] * t32;
+    const Scalar t79 = t77 + t78;
+    const Scalar t80 = t69 - t64;
+    const Scalar t81 = t61 + t74;
+    const Scalar t82 = t58 + t79;
+    const Scalar t83 = t35 * t51;
+    const Scalar t84 = t32 * t53;
+    const Scalar t85 = t84 - t83;
+    v_[x_[19]] = t85;
+    const Scalar t86 = t32 * t55;
+    const Scalar t87 = t36 * t51;
+    const Scalar t88 = t86 + t87;
+    v_[x_[20]] = t88;
+    const Scalar t89 = t36 * t53;
+    const Scalar t90 = t35 * t55;
+    const Scalar t91 = t89 + t90;
+    v_[x_[21]] = t91;
+    const Scalar t92 = t29 * t51;
+    const Scalar t93 = t26 * t53;
+    const Scalar t94 = t93 - t92;
+    const Scalar t95 = t26 * t55;
+    const Scalar t96 = t13 * t51;
+    const Scalar t97 = t95 - t96;
+    const Scalar t98 = t13 * t53;
+    const Scalar t99 = t29 * t55;
+    const Scalar t100 = t98 - t99;
+    const Scalar t101 = t35 * t80;
+    const Scalar t102 = t32 * t81;
+    const Scalar t103 = t102 - t101;
+    const Scalar t104 = t32 * t82;
+    const Scalar t105 = t36 * t80;
+    const Scalar t106 = t105 - t104;
+    const Scalar t107 = t36 * t81;
+    const Scalar t108 = t35 * t82;
+    const Scalar t109 = t108 - t107;
+    const Scalar t110 = t100 + t109;
+    v_[x_[22]] = t110;
+    const Scalar t111 = t97 + t106;
+    v_[x_[23]] = t111;
+    const Scalar t112 = t94 + t103;
+    v_[x_[24]] = t112;
+}
+
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step3(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* , const Scalar* , Scalar* ) noexcept {
+    const Scalar i0 = v_[x_[0]];
+    const Scalar t0 = c_[0] * i0;
+    const Scalar i1 = v_[x_[1]];
+    const Scalar t1 = i1 + t0;
+    const Scalar i2 = v_[x_[2]];
+    const Scalar t2 = c_[0] * i2;
+    const Scalar i3 = v_[x_[3]];
     const Scalar t3 = i3 + t2;
     const Scalar t4 = c_[1] * t3;
     const Scalar t5 = c_[2] * t1;
@@ -478,7 +619,7 @@ RBDGEN_NOINLINE RBDGEN_CODE void aba_step2(Scalar* RBDGEN_RESTRICT v_, const uns
     v_[x_[18]] = t96;
 }
 
-RBDGEN_NOINLINE RBDGEN_CODE void aba_step3(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step4(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
     const Scalar i0 = tau[x_[0]];
     const Scalar i1 = v_[x_[1]];
     const Scalar t0 = i0 - i1;
@@ -691,7 +832,380 @@ RBDGEN_NOINLINE RBDGEN_CODE void aba_step3(Scalar* RBDGEN_RESTRICT v_, const uns
     v_[x_[46]] = t162;
 }
 
-RBDGEN_NOINLINE RBDGEN_CODE void aba_step4(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step5(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
+    const Scalar i0 = v_[x_[0]];
+    const Scalar t0 = c_[0] / i0;
+    v_[x_[40]] = t0;
+    const Scalar i1 = tau[x_[1]];
+    const Scalar i2 = v_[x_[2]];
+    const Scalar t1 = i1 - i2;
+    v_[x_[41]] = t1;
+    const Scalar i3 = v_[x_[3]];
+    const Scalar t2 = i3 * t0;
+    v_[x_[42]] = t2;
+    const Scalar i4 = v_[x_[4]];
+    const Scalar t3 = i4 * t0;
+    v_[x_[43]] = t3;
+    const Scalar i5 = v_[x_[5]];
+    const Scalar t4 = i5 * t0;
+    v_[x_[44]] = t4;
+    const Scalar i6 = v_[x_[6]];
+    const Scalar t5 = i6 * t0;
+    v_[x_[45]] = t5;
+    const Scalar i7 = v_[x_[7]];
+    const Scalar t6 = i7 * t0;
+    v_[x_[46]] = t6;
+    const Scalar t7 = i3 * t2;
+    const Scalar i8 = v_[x_[8]];
+    const Scalar t8 = i8 - t7;
+    const Scalar t9 = i3 * t3;
+    const Scalar i9 = v_[x_[9]];
+    const Scalar t10 = i9 - t9;
+    const Scalar t11 = i3 * t4;
+    const Scalar i10 = v_[x_[10]];
+    const Scalar t12 = i10 + t11;
+    const Scalar t13 = i3 * t5;
+    const Scalar i11 = v_[x_[11]];
+    const Scalar t14 = i11 - t13;
+    const Scalar t15 = i3 * t6;
+    const Scalar i12 = v_[x_[12]];
+    const Scalar t16 = i12 - t15;
+    const Scalar t17 = i4 * t3;
+    const Scalar i13 = v_[x_[13]];
+    const Scalar t18 = i13 - t17;
+    const Scalar t19 = i4 * t4;
+    const Scalar i14 = v_[x_[14]];
+    const Scalar t20 = i14 - t19;
+    const Scalar t21 = i4 * t5;
+    const Scalar i15 = v_[x_[15]];
+    const Scalar t22 = i15 - t21;
+    const Scalar t23 = i4 * t6;
+    const Scalar i16 = v_[x_[16]];
+    const Scalar t24 = i16 - t23;
+    const Scalar t25 = i5 * t4;
+    const Scalar i17 = v_[x_[17]];
+    const Scalar t26 = i17 - t25;
+    const Scalar t27 = i5 * t5;
+    const Scalar i18 = v_[x_[18]];
+    const Scalar t28 = i18 - t27;
+    const Scalar t29 = i5 * t6;
+    const Scalar i19 = v_[x_[19]];
+    const Scalar t30 = i19 - t29;
+    const Scalar t31 = i6 * t5;
+    const Scalar i20 = v_[x_[20]];
+    const Scalar t32 = i20 - t31;
+    const Scalar t33 = i6 * t6;
+    const Scalar i21 = v_[x_[21]];
+    const Scalar t34 = i21 - t33;
+    const Scalar t35 = i7 * t6;
+    const Scalar i22 = v_[x_[22]];
+    const Scalar t36 = i22 - t35;
+    const Scalar i23 = v_[x_[23]];
+    const Scalar t37 = i23 * t14;
+    const Scalar i24 = v_[x_[24]];
+    const Scalar t38 = i24 * t12;
+    const Scalar t39 = t37 + t38;
+    const Scalar i25 = v_[x_[25]];
+    const Scalar t40 = i25 * t10;
+    const Scalar i26 = v_[x_[26]];
+    const Scalar t41 = i26 * t8;
+    const Scalar t42 = t41 - t40;
+    const Scalar t43 = t42 - t39;
+    const Scalar t44 = i23 * t22;
+    const Scalar t45 = i24 * t20;
+    const Scalar t46 = t45 - t44;
+    const Scalar t47 = i25 * t18;
+    const Scalar t48 = i26 * t10;
+    const Scalar t49 = t48 - t47;
+    const Scalar t50 = t46 + t49;
+    const Scalar t51 = i23 * t28;
+    const Scalar t52 = i24 * t26;
+    const Scalar t53 = t52 - t51;
+    const Scalar t54 = i25 * t20;
+    const Scalar t55 = i26 * t12;
+    const Scalar t56 = t54 + t55;
+    const Scalar t57 = t53 - t56;
+    const Scalar t58 = i23 * t32;
+    const Scalar t59 = i24 * t28;
+    const Scalar t60 = t59 - t58;
+    const Scalar t61 = i25 * t22;
+    const Scalar t62 = i26 * t14;
+    const Scalar t63 = t62 - t61;
+    const Scalar t64 = t60 + t63;
+    const Scalar t65 = i23 * t34;
+    const Scalar t66 = i24 * t30;
+    const Scalar t67 = t66 - t65;
+    const Scalar t68 = i25 * t24;
+    const Scalar t69 = i26 * t16;
+    const Scalar t70 = t69 - t68;
+    const Scalar t71 = t67 + t70;
+    const Scalar t72 = t1 * t2;
+    const Scalar i27 = v_[x_[27]];
+    const Scalar t73 = i27 + t43;
+    const Scalar t74 = t72 + t73;
+    const Scalar t75 = t1 * t3;
+    const Scalar i28 = v_[x_[28]];
+    const Scalar t76 = i28 + t50;
+    const Scalar t77 = t75 + t76;
+    const Scalar t78 = i2 + t1;
+    const Scalar t79 = t1 * t4;
+    const Scalar i29 = v_[x_[29]];
+    const Scalar t80 = i29 + t57;
+    const Scalar t81 = t79 + t80;
+    const Scalar t82 = t1 * t5;
+    const Scalar i30 = v_[x_[30]];
+    const Scalar t83 = i30 + t64;
+    const Scalar t84 = t82 + t83;
+    const Scalar t85 = t1 * t6;
+    const Scalar i31 = v_[x_[31]];
+    const Scalar t86 = i31 + t71;
+    const Scalar t87 = t85 + t86;
+    const Scalar i32 = v_[x_[32]];
+    const Scalar i33 = v_[x_[33]];
+    const Scalar t88 = i32 * i33;
+    const Scalar t89 = i33 * i33;
+    const Scalar t90 = t8 - t18;
+    const Scalar t91 = t88 + t88;
+    const Scalar t92 = t10 * t91;
+    const Scalar t93 = t89 * t90;
+    const Scalar t94 = t92 + t93;
+    const Scalar t95 = t88 * t90;
+    const Scalar t96 = t89 + t89;
+    const Scalar t97 = c_[0] - t96;
+    const Scalar t98 = t10 * t97;
+    const Scalar t99 = t95 + t98;
+    const Scalar t100 = t8 - t94;
+    const Scalar t101 = t18 + t94;
+    const Scalar t102 = t12 + t22;
+    const Scalar t103 = t14 + t20;
+    const Scalar t104 = t89 * t103;
+    const Scalar t105 = t88 * t102;
+    const Scalar t106 = t104 + t105;
+    const Scalar t107 = t88 * t103;
+    const Scalar t108 = t89 * t102;
+    const Scalar t109 = t107 - t108;
+    const Scalar t110 = t14 - t106;
+    const Scalar t111 = t20 - t106;
+    const Scalar t112 = t12 + t109;
+    const Scalar t113 = t22 + t109;
+    const Scalar t114 = i33 * t24;
+    const Scalar t115 = i32 * t16;
+    const Scalar t116 = t115 - t114;
+    const Scalar t117 = i33 * t16;
+    const Scalar t118 = i32 * t24;
+    const Scalar t119 = t117 + t118;
+    const Scalar t120 = t26 - t32;
+    const Scalar t121 = t28 * t91;
+    const Scalar t122 = t89 * t120;
+    const Scalar t123 = t121 + t122;
+    const Scalar t124 = t88 * t120;
+    const Scalar t125 = t28 * t97;
+    const Scalar t126 = t124 + t125;
+    const Scalar t127 = t26 - t123;
+    const Scalar t128 = t32 + t123;
+    const Scalar t129 = i33 * t34;
+    const Scalar t130 = i32 * t30;
+    const Scalar t131 = t130 - t129;
+    const Scalar t132 = i33 * t30;
+    const Scalar t133 = i32 * t34;
+    const Scalar t134 = t132 + t133;
+    const Scalar t135 = c_[1] * t126;
+    const Scalar t136 = t112 + t135;
+    const Scalar t137 = c_[1] * t128;
+    const Scalar t138 = t110 - t137;
+    const Scalar t139 = c_[1] * t134;
+    const Scalar t140 = t116 - t139;
+    const Scalar t141 = c_[1] * t127;
+    const Scalar t142 = t111 + t141;
+    const Scalar t143 = t113 + t135;
+    const Scalar t144 = c_[1] * t131;
+    const Scalar t145 = t119 + t144;
+    const Scalar t146 = t110 + t138;
+    const Scalar t147 = c_[1] * t146;
+    const Scalar t148 = t100 - t147;
+    const Scalar t149 = t111 + t142;
+    const Scalar t150 = c_[1] * t149;
+    const Scalar t151 = t101 + t150;
+    const Scalar t152 = t113 + t136;
+    const Scalar t153 = c_[1] * t152;
+    const Scalar t154 = t99 - t153;
+    const Scalar t155 = c_[2] * t151;
+    const Scalar t156 = c_[3] * t151;
+    const Scalar t157 = t151 - t155;
+    const Scalar t158 = c_[4] * t154;
+    const Scalar t159 = c_[5] * t154;
+    const Scalar t160 = c_[2] * t145;
+    const Scalar t161 = c_[3] * t143;
+    const Scalar t162 = t161 - t160;
+    const Scalar t163 = c_[3] * t145;
+    const Scalar t164 = c_[2] * t143;
+    const Scalar t165 = t163 + t164;
+    const Scalar t166 = t145 + t162;
+    const Scalar t167 = t143 - t165;
+    const Scalar t168 = c_[4] * t142;
+    const Scalar t169 = c_[5] * t142;
+    const Scalar t170 = c_[5] * t140;
+    const Scalar t171 = c_[4] * t138;
+    const Scalar t172 = t171 - t170;
+    const Scalar t173 = c_[5] * t138;
+    const Scalar t174 = c_[4] * t140;
+    const Scalar t175 = t173 + t174;
+    const Scalar t176 = t128 - t36;
+    const Scalar t177 = c_[6] * t134;
+    const Scalar t178 = c_[2] * t176;
+    const Scalar t179 = t177 + t178;
+    const Scalar t180 = c_[3] * t176;
+    const Scalar t181 = c_[7] * t134;
+    const Scalar t182 = t180 + t181;
+    v_[x_[47]] = t182;
+    const Scalar t183 = t128 - t179;
+    const Scalar t184 = t36 + t179;
+    const Scalar t185 = c_[5] * t131;
+    const Scalar t186 = c_[4] * t126;
+    const Scalar t187 = t186 - t185;
+    v_[x_[48]] = t187;
+    const Scalar t188 = c_[5] * t126;
+    const Scalar t189 = c_[4] * t131;
+    const Scalar t190 = t188 + t189;
+    v_[x_[49]] = t190;
+    const Scalar t191 = c_[8] * t190;
+    const Scalar t192 = t168 - t191;
+    const Scalar t193 = c_[8] * t182;
+    const Scalar t194 = t167 - t193;
+    const Scalar t195 = c_[8] * t184;
+    const Scalar t196 = t166 - t195;
+    const Scalar t197 = c_[8] * t187;
+    const Scalar t198 = t169 + t197;
+    const Scalar t199 = c_[8] * t183;
+    const Scalar t200 = t162 + t199;
+    const Scalar t201 = t165 + t193;
+    v_[x_[50]] = t201;
+    const Scalar t202 = t166 + t196;
+    const Scalar t203 = c_[8] * t202;
+    const Scalar t204 = t157 - t203;
+    const Scalar t205 = t162 + t200;
+    const Scalar t206 = c_[8] * t205;
+    const Scalar t207 = t155 + t206;
+    const Scalar t208 = t194 - t165;
+    const Scalar t209 = c_[8] * t208;
+    const Scalar t210 = t156 + t209;
+    const Scalar t211 = c_[8] * t175;
+    const Scalar t212 = t158 - t211;
+    const Scalar t213 = c_[8] * t172;
+    const Scalar t214 = t159 + t213;
+    const Scalar t215 = c_[9] * t187;
+    const Scalar t216 = t136 + t215;
+    v_[x_[51]] = t216;
+    const Scalar t217 = c_[9] * t183;
+    const Scalar t218 = t172 - t217;
+    const Scalar t219 = c_[9] * t182;
+    const Scalar t220 = t175 - t219;
+    const Scalar t221 = c_[9] * t127;
+    const Scalar t222 = t192 + t221;
+    const Scalar t223 = t194 + t215;
+    v_[x_[52]] = t223;
+    const Scalar t224 = c_[9] * t190;
+    const Scalar t225 = t196 + t224;
+    const Scalar t226 = t172 + t218;
+    const Scalar t227 = c_[9] * t226;
+    const Scalar t228 = t148 - t227;
+    const Scalar t229 = t192 + t222;
+    const Scalar t230 = c_[9] * t229;
+    const Scalar t231 = t204 + t230;
+    const Scalar t232 = t194 + t216;
+    const Scalar t233 = c_[9] * t232;
+    const Scalar t234 = t212 - t233;
+    const Scalar t235 = c_[9] * t200;
+    const Scalar t236 = t214 - t235;
+    const Scalar t237 = c_[9] * t198;
+    const Scalar t238 = t210 + t237;
+    const Scalar t239 = c_[10] + t228;
+    v_[x_[53]] = t239;
+    const Scalar t240 = c_[11] + t234;
+    v_[x_[54]] = t240;
+    const Scalar t241 = c_[12] + t236;
+    v_[x_[55]] = t241;
+    const Scalar t242 = c_[13] + t218;
+    v_[x_[56]] = t242;
+    const Scalar t243 = c_[14] + t220;
+    v_[x_[57]] = t243;
+    const Scalar t244 = c_[15] + t231;
+    v_[x_[58]] = t244;
+    const Scalar t245 = c_[16] + t238;
+    v_[x_[59]] = t245;
+    const Scalar t246 = c_[17] + t222;
+    v_[x_[60]] = t246;
+    const Scalar t247 = c_[18] + t225;
+    v_[x_[61]] = t247;
+    const Scalar t248 = c_[19] + t207;
+    v_[x_[62]] = t248;
+    const Scalar t249 = c_[20] + t198;
+    v_[x_[63]] = t249;
+    const Scalar t250 = c_[21] + t200;
+    v_[x_[64]] = t250;
+    const Scalar t251 = c_[22] + t127;
+    v_[x_[65]] = t251;
+    const Scalar t252 = c_[22] + t183;
+    v_[x_[66]] = t252;
+    const Scalar t253 = c_[22] + t184;
+    v_[x_[67]] = t253;
+    const Scalar t254 = i33 * t84;
+    const Scalar t255 = i32 * t81;
+    const Scalar t256 = t255 - t254;
+    const Scalar t257 = i33 * t81;
+    const Scalar t258 = i32 * t84;
+    const Scalar t259 = t257 + t258;
+    const Scalar t260 = i33 * t77;
+    const Scalar t261 = i32 * t74;
+    const Scalar t262 = t261 - t260;
+    const Scalar t263 = i33 * t74;
+    const Scalar t264 = i32 * t77;
+    const Scalar t265 = t263 + t264;
+    const Scalar t266 = c_[1] * t259;
+    const Scalar t267 = t262 - t266;
+    const Scalar t268 = c_[1] * t256;
+    const Scalar t269 = t265 + t268;
+    const Scalar t270 = c_[5] * t87;
+    const Scalar t271 = c_[4] * t259;
+    const Scalar t272 = t271 - t270;
+    const Scalar t273 = c_[5] * t259;
+    const Scalar t274 = c_[4] * t87;
+    const Scalar t275 = t273 + t274;
+    const Scalar t276 = c_[5] * t78;
+    const Scalar t277 = c_[4] * t269;
+    const Scalar t278 = t277 - t276;
+    const Scalar t279 = c_[5] * t269;
+    const Scalar t280 = c_[4] * t78;
+    const Scalar t281 = t279 + t280;
+    const Scalar t282 = c_[8] * t275;
+    const Scalar t283 = t278 - t282;
+    const Scalar t284 = c_[8] * t272;
+    const Scalar t285 = t281 + t284;
+    const Scalar t286 = c_[9] * t272;
+    const Scalar t287 = t267 - t286;
+    const Scalar t288 = c_[9] * t256;
+    const Scalar t289 = t283 + t288;
+    const Scalar i34 = v_[x_[34]];
+    const Scalar t290 = i34 + t287;
+    v_[x_[68]] = t290;
+    const Scalar i35 = v_[x_[35]];
+    const Scalar t291 = i35 + t289;
+    v_[x_[69]] = t291;
+    const Scalar i36 = v_[x_[36]];
+    const Scalar t292 = i36 + t285;
+    v_[x_[70]] = t292;
+    const Scalar i37 = v_[x_[37]];
+    const Scalar t293 = t256 - i37;
+    v_[x_[71]] = t293;
+    const Scalar i38 = v_[x_[38]];
+    const Scalar t294 = i38 + t272;
+    v_[x_[72]] = t294;
+    const Scalar i39 = v_[x_[39]];
+    const Scalar t295 = i39 + t275;
+    v_[x_[73]] = t295;
+}
+
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step6(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar t0 = c_[0] / i0;
     v_[x_[40]] = t0;
@@ -1036,7 +1550,7 @@ RBDGEN_NOINLINE RBDGEN_CODE void aba_step4(Scalar* RBDGEN_RESTRICT v_, const uns
     v_[x_[73]] = t267;
 }
 
-RBDGEN_NOINLINE RBDGEN_CODE void aba_step5(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step7(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar t0 = c_[0] / i0;
     v_[x_[34]] = t0;
@@ -1270,7 +1784,7 @@ RBDGEN_NOINLINE RBDGEN_CODE void aba_step5(Scalar* RBDGEN_RESTRICT v_, const uns
     v_[x_[45]] = t184;
 }
 
-RBDGEN_NOINLINE RBDGEN_CODE void aba_step6(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step8(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT tau, const Scalar* , Scalar* ) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar t0 = c_[0] / i0;
     v_[x_[6]] = t0;
@@ -1289,7 +1803,7 @@ RBDGEN_NOINLINE RBDGEN_CODE void aba_step6(Scalar* RBDGEN_RESTRICT v_, const uns
     v_[x_[10]] = t4;
 }
 
-RBDGEN_NOINLINE RBDGEN_CODE void aba_step7(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step9(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT qdd) noexcept {
     const Scalar i0 = gravity[x_[0]];
     const Scalar t0 = c_[0] * i0;
     const Scalar i1 = gravity[x_[1]];
@@ -1331,7 +1845,7 @@ RBDGEN_NOINLINE RBDGEN_CODE void aba_step7(Scalar* RBDGEN_RESTRICT v_, const uns
     qdd[x_[13]] = t24;
 }
 
-RBDGEN_NOINLINE RBDGEN_CODE void aba_step8(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT qdd) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step10(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT qdd) noexcept {
     const Scalar i0 = qdd[x_[0]];
     const Scalar t0 = c_[0] * i0;
     const Scalar i1 = v_[x_[1]];
@@ -1395,7 +1909,7 @@ RBDGEN_NOINLINE RBDGEN_CODE void aba_step8(Scalar* RBDGEN_RESTRICT v_, const uns
     v_[x_[23]] = t36;
 }
 
-RBDGEN_NOINLINE RBDGEN_CODE void aba_step9(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT qdd) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step11(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT qdd) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar t0 = c_[0] * i0;
     const Scalar i1 = v_[x_[1]];
@@ -1473,7 +1987,89 @@ RBDGEN_NOINLINE RBDGEN_CODE void aba_step9(Scalar* RBDGEN_RESTRICT v_, const uns
     v_[x_[25]] = t48;
 }
 
-RBDGEN_NOINLINE RBDGEN_CODE void aba_step10(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT qdd) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step12(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT qdd) noexcept {
+    const Scalar i0 = v_[x_[0]];
+    const Scalar t0 = c_[0] * i0;
+    const Scalar i1 = v_[x_[1]];
+    const Scalar t1 = i1 + t0;
+    const Scalar i2 = v_[x_[2]];
+    const Scalar t2 = c_[0] * i2;
+    const Scalar i3 = v_[x_[3]];
+    const Scalar t3 = i3 - t2;
+    const Scalar i4 = v_[x_[4]];
+    const Scalar t4 = c_[1] * i4;
+    const Scalar t5 = t3 + t4;
+    const Scalar t6 = c_[1] * i0;
+    const Scalar i5 = v_[x_[5]];
+    const Scalar t7 = i5 + t6;
+    const Scalar t8 = c_[2] * t7;
+    const Scalar t9 = c_[3] * t5;
+    const Scalar t10 = t9 - t8;
+    const Scalar t11 = c_[2] * t5;
+    const Scalar t12 = c_[3] * t7;
+    const Scalar t13 = t11 + t12;
+    v_[x_[19]] = t13;
+    const Scalar t14 = c_[2] * i4;
+    const Scalar t15 = c_[3] * i0;
+    const Scalar t16 = t14 + t15;
+    const Scalar t17 = c_[2] * i0;
+    const Scalar t18 = c_[3] * i4;
+    const Scalar t19 = t18 - t17;
+    const Scalar t20 = c_[4] * t16;
+    const Scalar t21 = t1 + t20;
+    const Scalar t22 = c_[4] * i2;
+    const Scalar t23 = t10 - t22;
+    const Scalar i6 = v_[x_[6]];
+    const Scalar t24 = i6 * t23;
+    const Scalar i7 = v_[x_[7]];
+    const Scalar t25 = i7 * t21;
+    const Scalar t26 = t24 + t25;
+    const Scalar t27 = i6 * t21;
+    const Scalar t28 = i7 * t23;
+    const Scalar t29 = t28 - t27;
+    const Scalar t30 = i6 * t16;
+    const Scalar t31 = i2 * i7;
+    const Scalar t32 = t30 + t31;
+    const Scalar t33 = i2 * i6;
+    const Scalar t34 = i7 * t16;
+    const Scalar t35 = t34 - t33;
+    const Scalar i8 = v_[x_[8]];
+    const Scalar t36 = i8 + t32;
+    v_[x_[20]] = t36;
+    const Scalar i9 = v_[x_[9]];
+    const Scalar t37 = t35 - i9;
+    v_[x_[21]] = t37;
+    const Scalar i10 = v_[x_[10]];
+    const Scalar t38 = i10 + t26;
+    v_[x_[22]] = t38;
+    const Scalar i11 = v_[x_[11]];
+    const Scalar t39 = t29 - i11;
+    v_[x_[23]] = t39;
+    const Scalar i12 = v_[x_[12]];
+    const Scalar i13 = v_[x_[13]];
+    const Scalar t40 = i12 * i13;
+    const Scalar i14 = v_[x_[14]];
+    const Scalar t41 = i14 * t13;
+    const Scalar i15 = v_[x_[15]];
+    const Scalar t42 = i15 * t39;
+    const Scalar t43 = t42 - t41;
+    const Scalar i16 = v_[x_[16]];
+    const Scalar t44 = i16 * t38;
+    const Scalar t45 = t43 + t44;
+    const Scalar i17 = v_[x_[17]];
+    const Scalar t46 = i17 * t37;
+    const Scalar t47 = t19 + t46;
+    const Scalar i18 = v_[x_[18]];
+    const Scalar t48 = i18 * t36;
+    const Scalar t49 = t47 + t48;
+    const Scalar t50 = t45 + t49;
+    const Scalar t51 = t40 - t50;
+    qdd[x_[24]] = t51;
+    const Scalar t52 = t19 + t51;
+    v_[x_[25]] = t52;
+}
+
+RBDGEN_NOINLINE RBDGEN_CODE void aba_step13(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT qdd) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar t0 = c_[0] * i0;
     const Scalar i1 = v_[x_[1]];
@@ -1535,22 +2131,22 @@ RBDGEN_CODE void aba(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTR
     aba_step1(v_, aba_x + 20, aba_c + 14, q, qd, tau, gravity, qdd);
     aba_step1(v_, aba_x + 45, aba_c + 28, q, qd, tau, gravity, qdd);
     aba_step1(v_, aba_x + 70, aba_c + 42, q, qd, tau, gravity, qdd);
-    aba_step1(v_, aba_x + 95, aba_c + 56, q, qd, tau, gravity, qdd);
-    aba_step2(v_, aba_x + 120, aba_c + 70, q, qd, tau, gravity, qdd);
-    aba_step3(v_, aba_x + 139, aba_c + 82, q, qd, tau, gravity, qdd);
-    aba_step4(v_, aba_x + 186, aba_c + 117, q, qd, tau, gravity, qdd);
-    aba_step4(v_, aba_x + 260, aba_c + 139, q, qd, tau, gravity, qdd);
-    aba_step4(v_, aba_x + 334, aba_c + 161, q, qd, tau, gravity, qdd);
-    aba_step4(v_, aba_x + 408, aba_c + 183, q, qd, tau, gravity, qdd);
-    aba_step5(v_, aba_x + 482, aba_c + 205, q, qd, tau, gravity, qdd);
-    aba_step6(v_, aba_x + 528, aba_c + 217, q, qd, tau, gravity, qdd);
-    aba_step7(v_, aba_x + 539, aba_c + 218, q, qd, tau, gravity, qdd);
-    aba_step8(v_, aba_x + 553, aba_c + 222, q, qd, tau, gravity, qdd);
-    aba_step9(v_, aba_x + 577, aba_c + 226, q, qd, tau, gravity, qdd);
-    aba_step9(v_, aba_x + 603, aba_c + 230, q, qd, tau, gravity, qdd);
-    aba_step9(v_, aba_x + 629, aba_c + 234, q, qd, tau, gravity, qdd);
-    aba_step9(v_, aba_x + 655, aba_c + 238, q, qd, tau, gravity, qdd);
-    aba_step10(v_, aba_x + 681, aba_c + 242, q, qd, tau, gravity, qdd);
+    aba_step2(v_, aba_x + 95, aba_c + 56, q, qd, tau, gravity, qdd);
+    aba_step3(v_, aba_x + 120, aba_c + 71, q, qd, tau, gravity, qdd);
+    aba_step4(v_, aba_x + 139, aba_c + 83, q, qd, tau, gravity, qdd);
+    aba_step5(v_, aba_x + 186, aba_c + 118, q, qd, tau, gravity, qdd);
+    aba_step6(v_, aba_x + 260, aba_c + 141, q, qd, tau, gravity, qdd);
+    aba_step6(v_, aba_x + 334, aba_c + 163, q, qd, tau, gravity, qdd);
+    aba_step6(v_, aba_x + 408, aba_c + 185, q, qd, tau, gravity, qdd);
+    aba_step7(v_, aba_x + 482, aba_c + 207, q, qd, tau, gravity, qdd);
+    aba_step8(v_, aba_x + 528, aba_c + 219, q, qd, tau, gravity, qdd);
+    aba_step9(v_, aba_x + 539, aba_c + 220, q, qd, tau, gravity, qdd);
+    aba_step10(v_, aba_x + 553, aba_c + 224, q, qd, tau, gravity, qdd);
+    aba_step11(v_, aba_x + 577, aba_c + 228, q, qd, tau, gravity, qdd);
+    aba_step11(v_, aba_x + 603, aba_c + 232, q, qd, tau, gravity, qdd);
+    aba_step11(v_, aba_x + 629, aba_c + 236, q, qd, tau, gravity, qdd);
+    aba_step12(v_, aba_x + 655, aba_c + 240, q, qd, tau, gravity, qdd);
+    aba_step13(v_, aba_x + 681, aba_c + 245, q, qd, tau, gravity, qdd);
 }
 
 // aba that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.

@@ -79,7 +79,7 @@ inline constexpr const char* fd_refusal = "";
 // Poses of every body's URDF link frame in the world frame: rotation R (row-major 3x3, body to world) then position p.
 //   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   pose[156] (out): 12 per body: R row-major, then p
-// 576 add, 837 mul, 0 div, 0 sqrt, 12 sin, 12 cos
+// 582 add, 843 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
 // fk that first warms itself (warm below).
 void fk_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
@@ -92,7 +92,7 @@ constexpr int fk_pose_size = 156;
 //   qdd[18]: joint accelerations
 //   gravity[3]: gravity in the world frame
 //   tau[18] (out): joint forces
-// 1055 add, 1224 mul, 0 div, 0 sqrt, 12 sin, 12 cos
+// 1063 add, 1232 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
 // rnea that first warms itself (warm below).
 void rnea_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept;
@@ -105,7 +105,7 @@ constexpr int rnea_tau_size = 18;
 // Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).
 //   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   H[18 x 18] (out): joint-space inertia matrix, row-major
-// 844 add, 888 mul, 0 div, 0 sqrt, 12 sin, 12 cos
+// 848 add, 890 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
 // crba that first warms itself (warm below).
 void crba_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
@@ -137,7 +137,7 @@ constexpr int ltdl_solve_x_size = 18;
 // Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.
 //   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
 //   J[6 x 18] (out): 6 x NV, row-major, [angular; linear] about the world origin
-// 278 add, 444 mul, 0 div, 0 sqrt, 8 sin, 8 cos
+// 281 add, 447 mul, 0 div, 0 sqrt, 8 sin, 8 cos
 void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;
 // jacobians that first warms itself (warm below).
 void jacobians_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;

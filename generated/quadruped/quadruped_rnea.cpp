@@ -2,8 +2,8 @@
 // Do not edit: regenerate instead.
 //
 // Kernel rnea: Inverse dynamics by the recursive Newton-Euler algorithm: tau = ID(q, qd, qdd).
-// Operations: 1055 add, 1224 mul, 0 div, 0 sqrt, 12 sin, 12 cos
-// Emission: compact (25 steps, 8 functions)
+// Operations: 1063 add, 1232 mul, 0 div, 0 sqrt, 12 sin, 12 cos
+// Emission: compact (25 steps, 10 functions)
 #include <cmath>
 
 // This file's code and tables, in sections of their own: warm() reads them (rbdgen_runtime.hpp).
@@ -16,7 +16,7 @@ namespace quadruped {
 
 namespace {
 
-// 25 steps, 8 functions; the slots each call reads and writes, and its constants.
+// 25 steps, 10 functions; the slots each call reads and writes, and its constants.
 RBDGEN_TABLE constexpr unsigned short rnea_x[] = {
     0, 1, 2, 3, 4, 5, 4, 0, 3, 1, 2, 5,
     6, 3, 4, 5, 2, 1, 0, 0, 1, 2, 3, 4,
@@ -46,32 +46,33 @@ RBDGEN_TABLE constexpr unsigned short rnea_x[] = {
     93, 33, 94, 32, 89, 90, 91, 42, 84, 85, 87, 67,
     66, 54, 86, 70, 69, 68, 88, 13, 13, 77, 101, 102,
     103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114,
-    115, 116, 117, 102, 101, 35, 77, 34, 105, 104, 103, 109,
-    107, 110, 108, 111, 106, 14, 14, 70, 69, 68, 67, 66,
+    115, 116, 117, 118, 119, 120, 121, 122, 123, 102, 101, 35,
+    77, 34, 105, 104, 103, 111, 110, 109, 107, 114, 113, 112,
+    108, 117, 116, 115, 106, 14, 14, 70, 69, 68, 67, 66,
     14, 1, 0, 2, 37, 36, 1, 0, 2, 5, 4, 3,
-    0, 8, 7, 6, 1, 11, 10, 9, 2, 15, 15, 111,
-    110, 109, 108, 107, 106, 105, 104, 103, 102, 101, 77, 54,
-    42, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 109,
-    110, 39, 111, 38, 106, 107, 108, 77, 101, 102, 104, 84,
-    42, 54, 103, 87, 86, 85, 105, 16, 16, 11, 10, 9,
-    8, 7, 6, 5, 4, 3, 2, 1, 0, 94, 118, 119,
-    120, 121, 122, 9, 10, 41, 11, 40, 6, 7, 8, 2,
-    4, 1, 3, 0, 5, 17, 17, 87, 86, 85, 84, 42,
-    17, 41, 86, 40, 87, 42, 84, 85, 17, 120, 121, 122,
-    94, 118, 119, 0, 1, 16, 2, 3, 4, 39, 3, 38,
-    2, 1, 0, 4, 16, 91, 92, 93, 88, 89, 90, 42,
-    84, 15, 85, 86, 87, 37, 86, 36, 85, 84, 42, 87,
+    0, 8, 7, 6, 1, 11, 10, 9, 2, 15, 15, 117,
+    116, 115, 114, 113, 112, 111, 110, 109, 108, 107, 106, 105,
+    104, 103, 102, 101, 77, 54, 42, 84, 85, 86, 87, 115,
+    116, 39, 117, 38, 112, 113, 114, 106, 107, 108, 110, 103,
+    104, 105, 109, 77, 101, 102, 111, 16, 16, 11, 10, 9,
+    8, 7, 6, 5, 4, 3, 2, 1, 0, 88, 89, 90,
+    91, 92, 93, 9, 10, 41, 11, 40, 6, 7, 8, 2,
+    4, 1, 3, 0, 5, 17, 17, 77, 101, 102, 103, 104,
+    17, 41, 101, 40, 77, 104, 103, 102, 17, 91, 92, 93,
+    88, 89, 90, 0, 1, 16, 2, 3, 4, 39, 3, 38,
+    2, 1, 0, 4, 16, 85, 86, 87, 54, 42, 84, 104,
+    103, 15, 102, 101, 77, 37, 101, 36, 102, 103, 104, 77,
     15, 15, 16, 17, 12, 13, 14, 4, 3, 2, 1, 0,
-    39, 35, 69, 34, 70, 66, 67, 68, 14, 115, 116, 117,
-    112, 113, 114, 87, 86, 13, 85, 84, 42, 33, 84, 32,
-    85, 86, 87, 42, 13, 74, 75, 76, 71, 72, 73, 66,
+    39, 35, 69, 34, 70, 66, 67, 68, 14, 121, 122, 123,
+    118, 119, 120, 77, 101, 13, 102, 103, 104, 33, 103, 32,
+    102, 101, 77, 104, 13, 74, 75, 76, 71, 72, 73, 66,
     67, 12, 68, 69, 70, 31, 69, 30, 68, 67, 66, 70,
-    12, 4, 3, 2, 1, 0, 39, 42, 84, 85, 86, 87,
+    12, 4, 3, 2, 1, 0, 39, 104, 103, 102, 101, 77,
     33, 29, 50, 28, 49, 53, 52, 51, 11, 98, 99, 100,
     95, 96, 97, 70, 69, 10, 68, 67, 66, 27, 67, 26,
     68, 69, 70, 66, 10, 45, 44, 43, 48, 47, 46, 53,
     52, 9, 51, 50, 49, 25, 50, 24, 51, 52, 53, 49,
-    9, 42, 84, 85, 86, 87, 33, 66, 67, 68, 69, 70,
+    9, 104, 103, 102, 101, 77, 33, 66, 67, 68, 69, 70,
     27, 23, 58, 22, 59, 55, 56, 57, 8, 81, 82, 83,
     78, 79, 80, 49, 50, 7, 51, 52, 53, 21, 52, 20,
     51, 50, 49, 53, 7, 63, 64, 65, 60, 61, 62, 55,
@@ -88,19 +89,19 @@ RBDGEN_TABLE constexpr Scalar rnea_c[] = {
     0.1044342128595936, (-0.0081412339179664367), 0.066977955033588416, 0.035257339111640459, 0.03901975933409696, (-0.026727064187566561), 0.053015655399381384, 0.99606535777253158, 0.18617542557922251, (-0.07370150794937802), 0.18696081222350766, (-0.95010487682605871),
     (-0.31193063817352051), 0.032300792485641092, (-0.098384501906101263), 0.23102766322650128, (-0.019972005447437637), 0.19322223618849221, 0.12939450046227108, 0.03252646616823341, 0.0097143042862415912, 0.28068734622064079, 4.6690561995904236, 0.2607411356371534,
     (-0.03187730041860732), 0.6395444001161581, 0.95248530008780818, 0.30458455823734387, 0.27223051273207566, (-0.023439975163346158), 0.15184129560887855, 0.12511206520136314, (-0.0041257596015456116), 0.013278085275239561, 0.15500821586979313, 3.8014104388443331,
-    (-0.16669865371118969), 0.23077648541292203, 0.54832336274152649, 0.83626639886571097, 0.92064641008085912, 0.39039747387147183, 0.30261959600995814, (-0.024192924762973828), 0.00032782801209322969, (-0.05718892086974571), 0.14912322001683098, 0.16394378191333914,
-    0.039033597794410818, (-0.047855259231947819), 0.12261153930751018, 4.8857665610881744, 0.16783038591586863, (-0.41609876301719867), 0.23710295518524838, (-0.98483111739376661), (-0.17351561950713534), 0.33247738237781571, (-1.8870581964053907), 0.19768028441356594,
-    0.076404636643384094, 3.5303578413239953, 0.068771574314201001, (-0.012788124008676219), 0.0076147213904060301, 0.012600362873253168, 1.6734394470736889, 2.4215807532930285, 0.072145655114325191, (-0.0084062364933651344), 0.14512010983319928, (-0.98941404564620972),
-    0.013699044902184751, 0.0022815663460258187, 9.0497683266258111, 0.15225350738764831, (-0.64646447963459086), (-0.0024061795592741717), 0.19032494896857344, 4.4153445132859801, (-6.2710977932008172), 0.4623839234318381, 0.27212085474884801, 0.96226308274336092,
-    0.84903253254819344, 0.52834057072573992, 0.14446777611469491, (-0.1063364287574674), 0.19076502173016144, 0.0029729797256486615, 0.023830778615640105, 0.012976878517321891, (-0.009313322773044759), 0.0033444807395563302, 0.046173445152357731, 0.73219227498159345,
-    (-0.093106212705548086), (-0.0094894846057523522), 0.090885906745699935, (-0.96295492353365431), (-0.26966240976875883), (-0.060818866069469443), 0.21718201871573772, 0.24067055256105446, (-0.071354809898333746), 0.2071936557363051, 0.084290459715889166, 0.028225233405485651,
-    (-0.012814824607036108), 0.015493268506521329, 4.0546091434086922, (-0.61646537201409657), 0.32755542532549686, (-0.060395569296909521), (-0.34759079672259091), (-0.93764632886486277), 0.080226899407487548, (-0.02811148084407411), 0.14828790945608733, 0.10798579895935101,
-    (-0.0085984158710597919), (-0.016827881394631955), 0.22902168628782199, 4.220153174493575, (-0.37706354686942423), 0.47036907271923273, (-0.34759079672259091), (-0.93764632886486277), 0.080226899407487548, 0.22553705620899442, (-0.96295492353365431), (-0.26966240976875883),
-    0.24067055256105446, 0.18165942363901078, 0.84903253254819344, 0.52834057072573992, 0.15462977800524738, 0.27212085474884801, 0.96226308274336092, 0.048489732551550993, 0.14512010983319928, (-0.98941404564620972), 0.013699044902184751, (-1.9161236511283846),
-    (-0.98483111739376661), (-0.17351561950713534), 0.19768028441356594, 0.022170819984797772, 0.92064641008085912, 0.39039747387147183, (-0.012991394309466046), 0.54832336274152649, 0.83626639886571097, 0.29396416389423397, 0.95248530008780818, 0.30458455823734387,
-    0.27223051273207566, (-0.10355120187864596), (-0.95010487682605871), (-0.31193063817352051), 0.23102766322650128, (-0.15707243854655922), 0.60503041060567841, (-0.79620236262041078), 0.08714582068129656, (-0.99335127833951142), 0.1151227076699403, 0.22985427449573717,
-    0.75817687804228484, 0.65204894110952616, 0.020066481710099671, (-0.31596802478534408), (-0.99890837165857993), 0.046712578931207817, 0.061588395321058906, 0.011896376813388164, 0.98603193041342907, (-0.16655639346829829), (-0.15738078831508243), (-0.32902338975414758),
-    (-0.94432177195842004), 0.04704924437437568,
+    (-0.16669865371118969), 0.23077648541292203, 0.54832336274152649, 0.83626639886571097, 0.92064641008085923, 0.39039747387147183, 0.30261959600995808, (-0.024192924762973772), 0.00032782801209322969, (-0.057188920869745738), 0.14912322001683109, 0.16394378191333903,
+    0.039033597794410943, (-0.047855259231947896), 0.12261153930751045, 4.8857665610881744, 0.16783038591586885, (-0.41609876301719878), 0.23710295518524882, (-0.98483111739376672), (-0.17351561950713543), 0.33247738237781038, (-1.8870581964053597), 0.19768028441356705,
+    0.076404636643385981, 3.5303578413238337, 0.068771574314195671, (-0.012788124008648802), 0.0076147213904259664, 0.012600362873258941, 1.6734394470736889, 2.421580753292973, 0.072145655114327994, (-0.0084062364933395264), 0.14512010983319931, (-0.98941404564620972),
+    (-1.6533990069070153e-14), (-2.4250863077624623e-15), 0.013699044902184876, 0.0022815663460254319, 9.0497683266256086, 0.15225350738764831, (-0.64646447963456444), (-0.0024061795592741184), 0.19032494896856988, 4.4153445132859801, (-6.2710977932007461), 0.46238392343182427,
+    0.27212085474884801, 0.96226308274336092, 0.84903253254819344, 0.52834057072573992, 0.14446777611469491, (-0.1063364287574674), 0.19076502173016144, 0.0029729797256486615, 0.023830778615640105, 0.012976878517321891, (-0.009313322773044759), 0.0033444807395563302,
+    0.046173445152357731, 0.73219227498159345, (-0.093106212705548086), (-0.0094894846057523522), 0.090885906745699935, (-0.96295492353365431), (-0.26966240976875883), (-0.06081886606946945), 0.21718201871573775, 0.24067055256105446, (-0.071354809898333774), 0.20719365573630522,
+    0.084290459715889138, 0.028225233405485668, (-0.012814824607036137), 0.015493268506521329, 4.0546091434086922, (-0.6164653720140969), 0.32755542532549686, (-0.060395569296909618), (-0.34759079672259097), (-0.93764632886486277), 0.08022689940748752, (-0.028111480844074138),
+    0.14828790945608694, 0.10798579895935112, (-0.0085984158710594762), (-0.016827881394631969), 0.22902168628782188, 4.220153174493575, (-0.37706354686942223), 0.47036907271923273, (-0.34759079672259097), (-0.93764632886486277), 0.08022689940748752, 0.22553705620899445,
+    (-0.96295492353365431), (-0.26966240976875883), 0.24067055256105446, 0.18165942363901078, 0.84903253254819344, 0.52834057072573992, 0.15462977800524738, 0.27212085474884801, 0.96226308274336092, 0.048489732551550993, 1.6710890796250433e-14, 0.14512010983319931,
+    (-0.98941404564620972), 0.013699044902184876, (-1.9161236511283528), (-0.98483111739376672), (-0.17351561950713543), 0.19768028441356705, 0.022170819984797717, 0.92064641008085923, 0.39039747387147183, (-0.012991394309466015), 0.54832336274152649, 0.83626639886571097,
+    0.29396416389423391, 0.95248530008780818, 0.30458455823734387, 0.27223051273207566, (-0.10355120187864596), (-0.95010487682605871), (-0.31193063817352051), 0.23102766322650128, (-0.15707243854655922), 0.60503041060567841, (-0.79620236262041078), 0.08714582068129656,
+    (-0.99335127833951142), 0.1151227076699403, 0.22985427449573717, 0.75817687804228484, 0.65204894110952616, 0.020066481710099671, (-0.31596802478534408), (-0.99890837165857993), 0.046712578931207817, 0.061588395321058906, 0.011896376813388164, 0.98603193041342907,
+    (-0.16655639346829829), (-0.15738078831508243), (-0.32902338975414758), (-0.94432177195842004), 0.04704924437437568,
 };
 RBDGEN_TABLE constexpr unsigned short rnea_trig[] = {
     7, 19, 18, 8, 21, 20, 9, 23, 22, 10, 25, 24,
@@ -108,7 +109,7 @@ RBDGEN_TABLE constexpr unsigned short rnea_trig[] = {
     15, 35, 34, 16, 37, 36, 17, 39, 38, 18, 41, 40,
 };
 RBDGEN_TABLE constexpr Scalar rnea_trig_c[] = {
-    1.7002699794435596, 0.79160066341269397, (-2.7982571829136793), 2.3227118974128893, 1.7547853915115303, 2.8209613645526823, (-2.6637625287731441), (-0.33401250396864007), (-1.9286019550045823), (-2.5074889400309543), 1.8375971283448076, 2.3889406859025404,
+    1.7002699794435596, 0.79160066341269397, (-2.7982571829136793), 2.3227118974128893, 1.7547853915115303, 2.8209613645526823, (-2.663762528773145), (-0.33401250396828558), (-1.9286019550042313), (-2.5074889400309543), 1.8375971283448074, 2.3889406859025404,
 };
 
 RBDGEN_NOINLINE RBDGEN_CODE void rnea_step0(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* ) noexcept {
@@ -801,7 +802,353 @@ RBDGEN_NOINLINE RBDGEN_CODE void rnea_step3(Scalar* RBDGEN_RESTRICT v_, const un
     tau[x_[21]] = t115;
 }
 
-RBDGEN_NOINLINE RBDGEN_CODE void rnea_step4(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void rnea_step4(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* , Scalar* ) noexcept {
+    const Scalar i0 = v_[x_[0]];
+    const Scalar t0 = c_[0] * i0;
+    const Scalar i1 = v_[x_[1]];
+    const Scalar t1 = c_[1] * i1;
+    const Scalar t2 = t0 + t1;
+    const Scalar t3 = c_[0] * i1;
+    const Scalar t4 = c_[1] * i0;
+    const Scalar t5 = t4 - t3;
+    const Scalar i2 = v_[x_[2]];
+    const Scalar t6 = i2 * t2;
+    const Scalar i3 = v_[x_[3]];
+    const Scalar i4 = v_[x_[4]];
+    const Scalar t7 = i3 * i4;
+    const Scalar t8 = t6 + t7;
+    v_[x_[22]] = t8;
+    const Scalar t9 = i2 * i3;
+    const Scalar t10 = i4 * t2;
+    const Scalar t11 = t10 - t9;
+    v_[x_[23]] = t11;
+    const Scalar i5 = v_[x_[5]];
+    const Scalar t12 = c_[0] * i5;
+    const Scalar i6 = v_[x_[6]];
+    const Scalar t13 = c_[1] * i6;
+    const Scalar t14 = t12 + t13;
+    const Scalar t15 = c_[0] * i6;
+    const Scalar t16 = c_[1] * i5;
+    const Scalar t17 = t16 - t15;
+    const Scalar t18 = i2 * t14;
+    const Scalar i7 = v_[x_[7]];
+    const Scalar t19 = i4 * i7;
+    const Scalar t20 = t18 + t19;
+    const Scalar t21 = i2 * i7;
+    const Scalar t22 = i4 * t14;
+    const Scalar t23 = t22 - t21;
+    const Scalar i8 = v_[x_[8]];
+    const Scalar t24 = c_[2] * i8;
+    const Scalar i9 = v_[x_[9]];
+    const Scalar t25 = c_[3] * i9;
+    const Scalar t26 = t24 + t25;
+    const Scalar i10 = v_[x_[10]];
+    const Scalar t27 = c_[4] * i10;
+    const Scalar t28 = t26 - t27;
+    const Scalar i11 = v_[x_[11]];
+    const Scalar t29 = i11 + t28;
+    const Scalar i12 = v_[x_[12]];
+    const Scalar t30 = c_[2] * i12;
+    const Scalar i13 = v_[x_[13]];
+    const Scalar t31 = c_[3] * i13;
+    const Scalar t32 = t30 - t31;
+    const Scalar i14 = v_[x_[14]];
+    const Scalar t33 = c_[4] * i14;
+    const Scalar t34 = t32 + t33;
+    const Scalar i15 = v_[x_[15]];
+    const Scalar t35 = i15 + t34;
+    const Scalar i16 = v_[x_[16]];
+    const Scalar t36 = c_[2] * i16;
+    const Scalar i17 = v_[x_[17]];
+    const Scalar t37 = c_[3] * i17;
+    const Scalar t38 = t37 - t36;
+    const Scalar i18 = v_[x_[18]];
+    const Scalar t39 = c_[4] * i18;
+    const Scalar t40 = t38 + t39;
+    const Scalar i19 = v_[x_[19]];
+    const Scalar t41 = i19 + t40;
+    const Scalar i20 = qd[x_[20]];
+    const Scalar t42 = i20 + t5;
+    v_[x_[24]] = t42;
+    const Scalar t43 = i20 * t8;
+    const Scalar t44 = i20 * t11;
+    const Scalar t45 = t20 + t44;
+    v_[x_[25]] = t45;
+    const Scalar t46 = t23 - t43;
+    v_[x_[26]] = t46;
+    const Scalar i21 = qdd[x_[21]];
+    const Scalar t47 = i21 + t17;
+    v_[x_[27]] = t47;
+    const Scalar t48 = c_[0] * t41;
+    const Scalar t49 = c_[1] * t35;
+    const Scalar t50 = t48 + t49;
+    const Scalar t51 = c_[0] * t35;
+    const Scalar t52 = c_[1] * t41;
+    const Scalar t53 = t52 - t51;
+    v_[x_[28]] = t53;
+    const Scalar t54 = i2 * t50;
+    const Scalar t55 = i4 * t29;
+    const Scalar t56 = t54 + t55;
+    v_[x_[29]] = t56;
+    const Scalar t57 = i2 * t29;
+    const Scalar t58 = i4 * t50;
+    const Scalar t59 = t58 - t57;
+    v_[x_[30]] = t59;
+    const Scalar t60 = t8 * t8;
+    const Scalar t61 = t11 * t11;
+    const Scalar t62 = t42 * t42;
+    const Scalar t63 = t8 * t11;
+    const Scalar t64 = t8 * t42;
+    const Scalar t65 = t11 * t42;
+    const Scalar t66 = t61 + t62;
+    v_[x_[31]] = t66;
+    const Scalar t67 = t63 - t47;
+    v_[x_[32]] = t67;
+    const Scalar t68 = t46 + t64;
+    v_[x_[33]] = t68;
+    const Scalar t69 = t47 + t63;
+    v_[x_[34]] = t69;
+    const Scalar t70 = t60 + t62;
+    v_[x_[35]] = t70;
+    const Scalar t71 = t65 - t45;
+    v_[x_[36]] = t71;
+    const Scalar t72 = t64 - t46;
+    v_[x_[37]] = t72;
+    const Scalar t73 = t45 + t65;
+    v_[x_[38]] = t73;
+    const Scalar t74 = t60 + t61;
+    v_[x_[39]] = t74;
+    const Scalar t75 = t70 - t74;
+    const Scalar t76 = c_[5] * t75;
+    const Scalar t77 = c_[6] * t71;
+    const Scalar t78 = c_[7] * t73;
+    const Scalar t79 = c_[8] * t69;
+    const Scalar t80 = c_[9] * t72;
+    const Scalar t81 = t80 - t79;
+    const Scalar t82 = t78 + t81;
+    const Scalar t83 = t82 - t77;
+    const Scalar t84 = t76 + t83;
+    const Scalar t85 = t74 - t66;
+    const Scalar t86 = c_[8] * t85;
+    const Scalar t87 = c_[10] * t72;
+    const Scalar t88 = c_[6] * t68;
+    const Scalar t89 = c_[9] * t73;
+    const Scalar t90 = c_[5] * t67;
+    const Scalar t91 = t90 - t89;
+    const Scalar t92 = t88 + t91;
+    const Scalar t93 = t92 - t87;
+    const Scalar t94 = t86 + t93;
+    const Scalar t95 = t66 - t70;
+    const Scalar t96 = c_[9] * t95;
+    const Scalar t97 = c_[7] * t67;
+    const Scalar t98 = c_[10] * t69;
+    const Scalar t99 = c_[5] * t68;
+    const Scalar t100 = c_[8] * t71;
+    const Scalar t101 = t100 - t99;
+    const Scalar t102 = t98 + t101;
+    const Scalar t103 = t102 - t97;
+    const Scalar t104 = t96 + t103;
+    const Scalar t105 = c_[11] * t56;
+    const Scalar t106 = c_[11] * t59;
+    const Scalar t107 = c_[11] * t53;
+    const Scalar t108 = c_[12] * t68;
+    const Scalar t109 = c_[13] * t67;
+    const Scalar t110 = t108 + t109;
+    const Scalar t111 = c_[14] * t66;
+    const Scalar t112 = t110 - t111;
+    const Scalar t113 = t105 + t112;
+    v_[x_[40]] = t113;
+    const Scalar t114 = c_[12] * t71;
+    const Scalar t115 = c_[13] * t70;
+    const Scalar t116 = t114 - t115;
+    const Scalar t117 = c_[14] * t69;
+    const Scalar t118 = t116 + t117;
+    const Scalar t119 = t106 + t118;
+    v_[x_[41]] = t119;
+    const Scalar t120 = c_[12] * t74;
+    const Scalar t121 = c_[13] * t73;
+    const Scalar t122 = t121 - t120;
+    const Scalar t123 = c_[14] * t72;
+    const Scalar t124 = t122 + t123;
+    const Scalar t125 = t107 + t124;
+    v_[x_[42]] = t125;
+    const Scalar t126 = c_[13] * t56;
+    const Scalar t127 = c_[14] * t59;
+    const Scalar t128 = t127 - t126;
+    const Scalar t129 = c_[14] * t53;
+    const Scalar t130 = c_[12] * t56;
+    const Scalar t131 = t130 - t129;
+    const Scalar t132 = c_[12] * t59;
+    const Scalar t133 = c_[13] * t53;
+    const Scalar t134 = t133 - t132;
+    const Scalar t135 = t84 + t134;
+    v_[x_[43]] = t135;
+    const Scalar t136 = t94 + t131;
+    v_[x_[44]] = t136;
+    const Scalar t137 = t104 + t128;
+    v_[x_[45]] = t137;
+}
+
+RBDGEN_NOINLINE RBDGEN_CODE void rnea_step5(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
+    const Scalar i0 = v_[x_[0]];
+    const Scalar t0 = c_[0] * i0;
+    const Scalar i1 = v_[x_[1]];
+    const Scalar t1 = c_[1] * i1;
+    const Scalar t2 = t0 + t1;
+    const Scalar t3 = c_[0] * i1;
+    const Scalar t4 = c_[1] * i0;
+    const Scalar t5 = t4 - t3;
+    const Scalar i2 = v_[x_[2]];
+    const Scalar t6 = i2 * t2;
+    const Scalar i3 = v_[x_[3]];
+    const Scalar i4 = v_[x_[4]];
+    const Scalar t7 = i3 * i4;
+    const Scalar t8 = t6 + t7;
+    const Scalar t9 = i2 * i3;
+    const Scalar t10 = i4 * t2;
+    const Scalar t11 = t10 - t9;
+    const Scalar i5 = v_[x_[5]];
+    const Scalar t12 = c_[0] * i5;
+    const Scalar i6 = v_[x_[6]];
+    const Scalar t13 = c_[1] * i6;
+    const Scalar t14 = t12 + t13;
+    const Scalar t15 = c_[0] * i6;
+    const Scalar t16 = c_[1] * i5;
+    const Scalar t17 = t16 - t15;
+    const Scalar t18 = i2 * t14;
+    const Scalar i7 = v_[x_[7]];
+    const Scalar t19 = i4 * i7;
+    const Scalar t20 = t18 + t19;
+    const Scalar t21 = i2 * i7;
+    const Scalar t22 = i4 * t14;
+    const Scalar t23 = t22 - t21;
+    const Scalar i8 = v_[x_[8]];
+    const Scalar t24 = c_[2] * i8;
+    const Scalar i9 = v_[x_[9]];
+    const Scalar t25 = c_[3] * i9;
+    const Scalar t26 = t24 + t25;
+    const Scalar i10 = v_[x_[10]];
+    const Scalar t27 = c_[4] * i10;
+    const Scalar t28 = t26 - t27;
+    const Scalar i11 = v_[x_[11]];
+    const Scalar t29 = i11 + t28;
+    const Scalar i12 = v_[x_[12]];
+    const Scalar t30 = c_[2] * i12;
+    const Scalar i13 = v_[x_[13]];
+    const Scalar t31 = c_[3] * i13;
+    const Scalar t32 = t30 - t31;
+    const Scalar i14 = v_[x_[14]];
+    const Scalar t33 = c_[4] * i14;
+    const Scalar t34 = t32 + t33;
+    const Scalar i15 = v_[x_[15]];
+    const Scalar t35 = i15 + t34;
+    const Scalar i16 = v_[x_[16]];
+    const Scalar t36 = c_[2] * i16;
+    const Scalar i17 = v_[x_[17]];
+    const Scalar t37 = c_[3] * i17;
+    const Scalar t38 = t37 - t36;
+    const Scalar i18 = v_[x_[18]];
+    const Scalar t39 = c_[4] * i18;
+    const Scalar t40 = t38 + t39;
+    const Scalar i19 = v_[x_[19]];
+    const Scalar t41 = i19 + t40;
+    const Scalar i20 = qd[x_[20]];
+    const Scalar t42 = i20 + t5;
+    const Scalar t43 = i20 * t8;
+    const Scalar t44 = i20 * t11;
+    const Scalar t45 = t20 + t44;
+    const Scalar t46 = t23 - t43;
+    const Scalar i21 = qdd[x_[21]];
+    const Scalar t47 = i21 + t17;
+    const Scalar t48 = c_[0] * t41;
+    const Scalar t49 = c_[1] * t35;
+    const Scalar t50 = t48 + t49;
+    const Scalar t51 = c_[0] * t35;
+    const Scalar t52 = c_[1] * t41;
+    const Scalar t53 = t52 - t51;
+    const Scalar t54 = i2 * t50;
+    const Scalar t55 = i4 * t29;
+    const Scalar t56 = t54 + t55;
+    const Scalar t57 = i2 * t29;
+    const Scalar t58 = i4 * t50;
+    const Scalar t59 = t58 - t57;
+    const Scalar t60 = t8 * t8;
+    const Scalar t61 = t11 * t11;
+    const Scalar t62 = t42 * t42;
+    const Scalar t63 = t8 * t11;
+    const Scalar t64 = t8 * t42;
+    const Scalar t65 = t11 * t42;
+    const Scalar t66 = t61 + t62;
+    const Scalar t67 = t63 - t47;
+    const Scalar t68 = t46 + t64;
+    const Scalar t69 = t47 + t63;
+    const Scalar t70 = t60 + t62;
+    const Scalar t71 = t65 - t45;
+    const Scalar t72 = t64 - t46;
+    const Scalar t73 = t45 + t65;
+    const Scalar t74 = t60 + t61;
+    const Scalar t75 = t70 - t74;
+    const Scalar t76 = c_[5] * t75;
+    const Scalar t77 = c_[6] * t71;
+    const Scalar t78 = c_[7] * t73;
+    const Scalar t79 = c_[8] * t69;
+    const Scalar t80 = c_[9] * t72;
+    const Scalar t81 = t80 - t79;
+    const Scalar t82 = t78 + t81;
+    const Scalar t83 = t82 - t77;
+    const Scalar t84 = t76 + t83;
+    const Scalar t85 = t74 - t66;
+    const Scalar t86 = c_[8] * t85;
+    const Scalar t87 = c_[10] * t72;
+    const Scalar t88 = c_[6] * t68;
+    const Scalar t89 = c_[9] * t73;
+    const Scalar t90 = c_[5] * t67;
+    const Scalar t91 = t90 - t89;
+    const Scalar t92 = t88 + t91;
+    const Scalar t93 = t92 - t87;
+    const Scalar t94 = t86 + t93;
+    const Scalar t95 = t66 - t70;
+    const Scalar t96 = c_[9] * t95;
+    const Scalar t97 = c_[7] * t67;
+    const Scalar t98 = c_[10] * t69;
+    const Scalar t99 = c_[5] * t68;
+    const Scalar t100 = c_[8] * t71;
+    const Scalar t101 = t100 - t99;
+    const Scalar t102 = t98 + t101;
+    const Scalar t103 = t102 - t97;
+    const Scalar t104 = t96 + t103;
+    const Scalar t105 = c_[11] * t56;
+    const Scalar t106 = c_[11] * t59;
+    const Scalar t107 = c_[11] * t53;
+    const Scalar t108 = c_[12] * t68;
+    const Scalar t109 = c_[13] * t66;
+    const Scalar t110 = t108 - t109;
+    const Scalar t111 = t105 + t110;
+    v_[x_[22]] = t111;
+    const Scalar t112 = c_[12] * t71;
+    const Scalar t113 = c_[13] * t69;
+    const Scalar t114 = t112 + t113;
+    const Scalar t115 = t106 + t114;
+    v_[x_[23]] = t115;
+    const Scalar t116 = c_[12] * t74;
+    const Scalar t117 = c_[13] * t72;
+    const Scalar t118 = t117 - t116;
+    const Scalar t119 = t107 + t118;
+    v_[x_[24]] = t119;
+    const Scalar t120 = c_[13] * t59;
+    const Scalar t121 = c_[13] * t53;
+    const Scalar t122 = c_[12] * t56;
+    const Scalar t123 = t122 - t121;
+    const Scalar t124 = c_[12] * t59;
+    const Scalar t125 = t84 - t124;
+    v_[x_[25]] = t125;
+    const Scalar t126 = t94 + t123;
+    v_[x_[26]] = t126;
+    const Scalar t127 = t104 + t120;
+    tau[x_[27]] = t127;
+}
+
+RBDGEN_NOINLINE RBDGEN_CODE void rnea_step6(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar i1 = v_[x_[1]];
     const Scalar t0 = i0 * i1;
@@ -858,7 +1205,7 @@ RBDGEN_NOINLINE RBDGEN_CODE void rnea_step4(Scalar* RBDGEN_RESTRICT v_, const un
     v_[x_[19]] = t33;
 }
 
-RBDGEN_NOINLINE RBDGEN_CODE void rnea_step5(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void rnea_step7(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar i1 = v_[x_[1]];
     const Scalar t0 = i0 * i1;
@@ -919,7 +1266,7 @@ RBDGEN_NOINLINE RBDGEN_CODE void rnea_step5(Scalar* RBDGEN_RESTRICT v_, const un
     v_[x_[19]] = t37;
 }
 
-RBDGEN_NOINLINE RBDGEN_CODE void rnea_step6(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void rnea_step8(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar i1 = v_[x_[1]];
     const Scalar t0 = i0 * i1;
@@ -996,7 +1343,7 @@ RBDGEN_NOINLINE RBDGEN_CODE void rnea_step6(Scalar* RBDGEN_RESTRICT v_, const un
     v_[x_[19]] = t53;
 }
 
-RBDGEN_NOINLINE RBDGEN_CODE void rnea_step7(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
+RBDGEN_NOINLINE RBDGEN_CODE void rnea_step9(Scalar* RBDGEN_RESTRICT v_, const unsigned short* RBDGEN_RESTRICT x_, const Scalar* RBDGEN_RESTRICT c_, const Scalar* , const Scalar* , const Scalar* , const Scalar* , Scalar* RBDGEN_RESTRICT tau) noexcept {
     const Scalar i0 = v_[x_[0]];
     const Scalar i1 = v_[x_[1]];
     const Scalar t0 = i0 * i1;
@@ -1076,7 +1423,7 @@ RBDGEN_NOINLINE RBDGEN_CODE void rnea_step7(Scalar* RBDGEN_RESTRICT v_, const un
 }  // namespace
 
 RBDGEN_CODE void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_RESTRICT qd, const Scalar* RBDGEN_RESTRICT qdd, const Scalar* RBDGEN_RESTRICT gravity, Scalar* RBDGEN_RESTRICT tau) noexcept {
-    Scalar v_[123];
+    Scalar v_[124];
     rnea_step0(v_, rnea_x + 0, rnea_c + 0, q, qd, qdd, gravity, tau);
     for (int j = 0; j + 1 < 12; j += 2) {
         const unsigned short* T = rnea_trig + 3 * j;
@@ -1089,23 +1436,23 @@ RBDGEN_CODE void rnea(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_REST
     rnea_step2(v_, rnea_x + 191, rnea_c + 71, q, qd, qdd, gravity, tau);
     rnea_step3(v_, rnea_x + 231, rnea_c + 86, q, qd, qdd, gravity, tau);
     rnea_step1(v_, rnea_x + 253, rnea_c + 98, q, qd, qdd, gravity, tau);
-    rnea_step2(v_, rnea_x + 299, rnea_c + 115, q, qd, qdd, gravity, tau);
-    rnea_step3(v_, rnea_x + 339, rnea_c + 130, q, qd, qdd, gravity, tau);
-    rnea_step1(v_, rnea_x + 361, rnea_c + 142, q, qd, qdd, gravity, tau);
-    rnea_step2(v_, rnea_x + 407, rnea_c + 159, q, qd, qdd, gravity, tau);
-    rnea_step3(v_, rnea_x + 447, rnea_c + 174, q, qd, qdd, gravity, tau);
-    rnea_step4(v_, rnea_x + 469, rnea_c + 186, q, qd, qdd, gravity, tau);
-    rnea_step5(v_, rnea_x + 489, rnea_c + 189, q, qd, qdd, gravity, tau);
-    rnea_step6(v_, rnea_x + 509, rnea_c + 193, q, qd, qdd, gravity, tau);
-    rnea_step4(v_, rnea_x + 529, rnea_c + 200, q, qd, qdd, gravity, tau);
-    rnea_step5(v_, rnea_x + 549, rnea_c + 203, q, qd, qdd, gravity, tau);
-    rnea_step6(v_, rnea_x + 569, rnea_c + 207, q, qd, qdd, gravity, tau);
-    rnea_step4(v_, rnea_x + 589, rnea_c + 214, q, qd, qdd, gravity, tau);
-    rnea_step5(v_, rnea_x + 609, rnea_c + 217, q, qd, qdd, gravity, tau);
-    rnea_step6(v_, rnea_x + 629, rnea_c + 221, q, qd, qdd, gravity, tau);
-    rnea_step4(v_, rnea_x + 649, rnea_c + 228, q, qd, qdd, gravity, tau);
-    rnea_step5(v_, rnea_x + 669, rnea_c + 231, q, qd, qdd, gravity, tau);
-    rnea_step7(v_, rnea_x + 689, rnea_c + 235, q, qd, qdd, gravity, tau);
+    rnea_step4(v_, rnea_x + 299, rnea_c + 115, q, qd, qdd, gravity, tau);
+    rnea_step5(v_, rnea_x + 345, rnea_c + 130, q, qd, qdd, gravity, tau);
+    rnea_step1(v_, rnea_x + 373, rnea_c + 144, q, qd, qdd, gravity, tau);
+    rnea_step2(v_, rnea_x + 419, rnea_c + 161, q, qd, qdd, gravity, tau);
+    rnea_step3(v_, rnea_x + 459, rnea_c + 176, q, qd, qdd, gravity, tau);
+    rnea_step6(v_, rnea_x + 481, rnea_c + 188, q, qd, qdd, gravity, tau);
+    rnea_step7(v_, rnea_x + 501, rnea_c + 191, q, qd, qdd, gravity, tau);
+    rnea_step8(v_, rnea_x + 521, rnea_c + 195, q, qd, qdd, gravity, tau);
+    rnea_step7(v_, rnea_x + 541, rnea_c + 202, q, qd, qdd, gravity, tau);
+    rnea_step7(v_, rnea_x + 561, rnea_c + 206, q, qd, qdd, gravity, tau);
+    rnea_step8(v_, rnea_x + 581, rnea_c + 210, q, qd, qdd, gravity, tau);
+    rnea_step6(v_, rnea_x + 601, rnea_c + 217, q, qd, qdd, gravity, tau);
+    rnea_step7(v_, rnea_x + 621, rnea_c + 220, q, qd, qdd, gravity, tau);
+    rnea_step8(v_, rnea_x + 641, rnea_c + 224, q, qd, qdd, gravity, tau);
+    rnea_step6(v_, rnea_x + 661, rnea_c + 231, q, qd, qdd, gravity, tau);
+    rnea_step7(v_, rnea_x + 681, rnea_c + 234, q, qd, qdd, gravity, tau);
+    rnea_step9(v_, rnea_x + 701, rnea_c + 238, q, qd, qdd, gravity, tau);
 }
 
 // rnea that first brings its code and tables into the caches (warm), for a caller that cannot warm it ahead.

@@ -21,7 +21,7 @@ struct GenerateArgs {
     ModelArgs model;
     std::string dir, name, scalar = "double", measure, emission = "auto";
     std::string max_operations = std::to_string(sym::Graph::default_max_nodes);
-    std::string snap_tolerance = fmt::format("{:g}", kSnapTolerance);
+    std::string snap_tolerance = fmt::format("{:g}", kSnapTolerance), snap_max_effect = fmt::format("{:g}", kSnapMaxEffect);
     std::vector<std::string> kernels, problems, external_forces, frames, parameters;
     bool trig_entry_points = false, keep_divisions = false, python = false;
     int ncmtm_order = 0, batch = 0;
@@ -51,6 +51,13 @@ void generate(const GenerateArgs& a, const std::string& command_line, std::ostre
     }
     if (!(o.snap_tolerance >= 0 && o.snap_tolerance <= 1e-3))
         throw Error("--snap-tolerance must be between 0 and 1e-3 (it snaps entries meant to be exactly 0 or 1)");
+    try {
+        o.snap_max_effect = std::stod(a.snap_max_effect);
+    } catch (const std::exception&) {
+        throw Error("--snap-max-effect must be a number (0 disables snapping)");
+    }
+    if (!(o.snap_max_effect >= 0 && o.snap_max_effect <= 1))
+        throw Error("--snap-max-effect must be between 0 and 1 (the largest relative change a snap may make to any kernel's output)");
     o.command_line = command_line;
     o.urdf_text = text.str();
     o.trig_entry_points = a.trig_entry_points;
@@ -113,8 +120,12 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
                   "refuse a kernel of more expression nodes than N, too large to be worth compiling (default " +
                       a->max_operations + ")")->type_name("N");
     c->add_option("--snap-tolerance", a->snap_tolerance,
-                  "snap rotation entries within T of 0 or +-1 to exact values, 0 to keep all (default " + a->snap_tolerance +
-                      ", at most 1e-3)")->type_name("T");
+                  "snap rotation, translation and axis entries within T of 0 or +-1 to exact values, 0 to keep all (default " + a->snap_tolerance +
+                      ", at most 1e-3) where the change is below --snap-max-effect")->type_name("T");
+    c->add_option("--snap-max-effect", a->snap_max_effect,
+                  "snap a group of near-exact constants (a joint's rotation, translation or axis) only when it changes no kernel's "
+                  "output by more than E relative to max(1, |x|) at random states (default " + a->snap_max_effect + "; 0 snaps nothing)")
+        ->type_name("E");
     c->add_option("--problem", a->problems,
                   "also emit a problem on Nori's sparse system, solved by a static-pivot LU: id (inverse dynamics), fd "
                   "(forward dynamics), contact:LINK[:point],... (constrained dynamics: each link in 6D contact, or in point "

@@ -196,7 +196,7 @@ Files files_of(const Context& c, const PreparedModel& prepared, const std::vecto
 }  // namespace
 
 Files generate_sources(const Model& urdf_model, const GenerateOptions& o, std::vector<std::string>* warnings) {
-    const PreparedModel prepared = prepare_model(urdf_model, o.snap_tolerance);
+    const PreparedModel prepared = prepare_model(urdf_model, o.snap_tolerance, o.snap_max_effect);
     const Model& model = prepared.model;
     check_options(o);
     refuse_overflow(model, o.scalar);

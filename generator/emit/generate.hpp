@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "model/model.hpp"
-#include "model/snap.hpp"
+#include "emit/prepare.hpp"
 #include "sym/expr.hpp"
 
 namespace rbdgen {
@@ -25,7 +25,8 @@ struct GenerateOptions {
     // least kCompactMinOpsPerCall on average; emit/compact.hpp)
     std::string emission = "auto";
     int batch = 0;                     // 2, 4 or 8: also emit batch::<kernel>, that many states a call (0: none)
-    double snap_tolerance = kSnapTolerance;  // model/snap.hpp; 0 keeps every constant as the URDF gives it
+    double snap_tolerance = kSnapTolerance;  // model/snap.hpp; 0 keeps every constant as the file gives it
+    double snap_max_effect = kSnapMaxEffect; // emit/prepare.hpp: the largest effect of a snapped group
     std::vector<std::string> problems;       // Nori problems: id, fd, or a problem file (sparse/problem_file.hpp)
     int ncmtm_order = 0;                     // > 0: also the N-CMTM kernels of this order (ncmtm_fk, cornea, ncmtm_fd)
     std::vector<std::string> external_forces;  // links whose wrench rnea, aba and fd_crba_ltdl take ("all": every body's)

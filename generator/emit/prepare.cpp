@@ -3,34 +3,117 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <map>
 #include <random>
 
+#include "algorithms/com.hpp"
 #include "algorithms/crba.hpp"
 #include "algorithms/rnea.hpp"
+#include "emit/kernel.hpp"
 #include "model/error.hpp"
 
 namespace rbdgen {
 namespace {
 
-// The largest relative change of τ = RNEA(q, q̇, q̈) and of H(q) that snapping makes, over 50 random states.
-double snapping_effect(const Model& before, const Model& after) {
-    std::mt19937_64 rng(11);
+}  // namespace
+
+std::vector<VecX<double>> kernel_outputs(const Model& model, uint64_t seed) {
+    std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> u(-1, 1);
+    const auto random = [&](int n, double scale) { return VecX<double>(VecX<double>::NullaryExpr(n, [&] { return scale * u(rng); })); };
+    VecX<double> q = random(model.nq, 3);
+    for (const Body& b : model.bodies)
+        if (b.joint.type == JointType::Floating) q.segment<4>(b.q_index + 3).normalize();
+    const VecX<double> qd = random(model.nv, 2), qdd = random(model.nv, 5), tau = random(model.nv, 20);
+    const bool fd = forward_dynamics_refusal(model).empty(), mass = total_mass(model) > 0;
+    const std::vector<std::string>& massive = mass_kernel_names();
+    std::map<std::string, Arrays<double>> outputs;  // by kernel
+    std::function<const Arrays<double>&(const KernelSpec&)> run = [&](const KernelSpec& k) -> const Arrays<double>& {
+        if (auto it = outputs.find(k.name); it != outputs.end()) return it->second;
+        Arrays<double> in;
+        for (const ArraySpec& a : k.inputs) {
+            const int n = a.size(model);
+            switch (a.state) {
+                case StateField::Q: in.push_back(q); continue;
+                case StateField::V: in.push_back(qd); continue;
+                case StateField::A: in.push_back(qdd); continue;
+                case StateField::Tau: in.push_back(tau); continue;
+                case StateField::Gravity: in.push_back(Vec3<double>(0, 0, -9.81)); continue;
+                case StateField::Parameters: in.push_back(Eigen::Map<const VecX<double>>(a.defaults.data(), a.defaults.size())); continue;
+                default: break;
+            }
+            if (a.produced_by.empty()) {
+                in.push_back(random(n, 10));
+                continue;
+            }
+            const KernelSpec& p = kernel_spec(a.produced_by);
+            size_t o = 0;
+            while (o + 1 < p.outputs.size() && p.outputs[o].name != a.name) ++o;
+            in.push_back(run(p)[o]);
+        }
+        return outputs[k.name] = k.reference(model, in);
+    };
+    std::vector<VecX<double>> all;
+    for (const KernelSpec& k : kernel_specs()) {
+        if ((k.forward_dynamics && !fd) || (!mass && std::count(massive.begin(), massive.end(), k.name))) continue;
+        for (const VecX<double>& y : run(k)) all.push_back(y);
+    }
+    return all;
+}
+
+namespace {
+
+constexpr int kEffectStates = 30;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The largest change of any kernel's output from `exact` to `model`, each entry relative to max(1, |x|),
+// over kEffectStates random states.
+double effect(const std::vector<std::vector<VecX<double>>>& exact, const Model& model) {
     double worst = 0;
-    for (int s = 0; s < 50; ++s) {
-        VecX<double> q = VecX<double>::NullaryExpr(before.nq, [&] { return 3 * u(rng); });
-        for (const Body& b : before.bodies)
-            if (b.joint.type == JointType::Floating) q.segment<4>(b.q_index + 3).normalize();
-        const VecX<double> qd = VecX<double>::NullaryExpr(before.nv, [&] { return 2 * u(rng); });
-        const VecX<double> qdd = VecX<double>::NullaryExpr(before.nv, [&] { return 5 * u(rng); });
-        const Vec3<double> g(0, 0, -9.81);
-        const VecX<double> t0 = rnea<double>(before, q, qd, qdd, g), t1 = rnea<double>(after, q, qd, qdd, g);
-        const MatX<double> H0 = crba<double>(before, q), H1 = crba<double>(after, q);
-        worst = std::max(worst, (t1 - t0).cwiseAbs().maxCoeff() / std::max(1.0, t0.cwiseAbs().maxCoeff()));
-        worst = std::max(worst, (H1 - H0).cwiseAbs().maxCoeff() / std::max(1.0, H0.cwiseAbs().maxCoeff()));
+    for (int s = 0; s < kEffectStates; ++s) {
+        const std::vector<VecX<double>> y = kernel_outputs(model, 1000 + s);
+        for (size_t o = 0; o < y.size(); ++o)
+            for (int e = 0; e < y[o].size(); ++e) {
+                const double x = exact[s][o][e], d = std::abs(y[o][e] - x) / std::max(1.0, std::abs(x));
+                if (std::isfinite(x) || std::isfinite(y[o][e])) worst = std::max(worst, std::isnan(d) ? kInf : d);
+            }
     }
     return worst;
+}
+
+Model snapped(const Model& model, const std::vector<SnapGroup>& groups, double tolerance) {
+    Model m = model;
+    for (const SnapGroup& g : groups)
+        if (g.snapped) snap_group(m, g, tolerance);
+    return m;
+}
+
+// Snaps the near-exact groups whose effect stays below max_effect, alone and together: each measured
+// alone, then the set of those below it measured together, dropping the group of largest effect
+// until the set passes.
+SnapReport snap_what_changes_nothing(Model& model, double tolerance, double max_effect) {
+    SnapReport r;
+    r.groups = near_exact_groups(model, tolerance);
+    if (r.groups.empty() || !(max_effect > 0)) return r;
+    std::vector<std::vector<VecX<double>>> exact;
+    for (int s = 0; s < kEffectStates; ++s) exact.push_back(kernel_outputs(model, 1000 + s));
+    for (SnapGroup& g : r.groups) {
+        g.snapped = true;
+        g.effect = effect(exact, snapped(model, {g}, tolerance));
+        g.snapped = g.effect <= max_effect;
+    }
+    for (;;) {
+        r.max_effect = effect(exact, snapped(model, r.groups, tolerance));
+        if (r.max_effect <= max_effect) break;
+        SnapGroup* largest = nullptr;
+        for (SnapGroup& g : r.groups)
+            if (g.snapped && (!largest || g.effect > largest->effect)) largest = &g;
+        largest->snapped = false;
+    }
+    model = snapped(model, r.groups, tolerance);
+    return r;
 }
 
 }  // namespace
@@ -56,12 +139,11 @@ void refuse_overflow(const Model& model, const std::string& scalar) {
     }
 }
 
-PreparedModel prepare_model(const Model& urdf_model, double snap_tolerance) {
+PreparedModel prepare_model(const Model& model, double snap_tolerance, double snap_max_effect) {
     PreparedModel p;
-    Model snapped = urdf_model;
-    p.snap = snap_near_exact_constants(snapped, snap_tolerance);
-    p.snap_effect = p.snap.snapped.empty() ? 0.0 : snapping_effect(urdf_model, snapped);
-    FrameChoice frames = choose_internal_frames(snapped);
+    Model m = model;
+    p.snap = snap_what_changes_nothing(m, snap_tolerance, snap_max_effect);
+    FrameChoice frames = choose_internal_frames(m);
     p.model = std::move(frames.model);
     p.dh_transforms = frames.dh_transforms;
     return p;

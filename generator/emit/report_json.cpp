@@ -139,8 +139,9 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
     for (const Body& b : model.bodies)
         if (!b.general_transform.empty()) general.push_back({{"joint", b.joint_name}, {"why", b.general_transform}});
     report["general_transforms"] = general;
-    report["snapping"] = {{"tolerance", c.o.snap_tolerance}, {"snapped", prepared.snap.snapped},
-                          {"largest_change", prepared.snap.max_change}, {"effect_on_tau_and_H", prepared.snap_effect}};
+    report["snapping"] = {{"tolerance", c.o.snap_tolerance}, {"max_effect", c.o.snap_max_effect},
+                          {"snapped", prepared.snap.lines(model, true)}, {"kept", prepared.snap.lines(model, false)},
+                          {"largest_change", prepared.snap.max_change()}, {"effect", prepared.snap.max_effect}};
     report["kernels"] = report_kernels;
     if (c.o.ncmtm_order != 0) report["ncmtm_order"] = c.o.ncmtm_order;
     if (c.o.batch != 0) report["batch"] = c.o.batch;

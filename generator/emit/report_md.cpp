@@ -16,10 +16,14 @@ std::string report_md(const Context& c, const PreparedModel& prepared, const nlo
                       report["D0"].get<int>(), report["D1"].get<int>(), report["D2"].get<int>(),
                       report["expanded"]["D1"].get<int>(), report["expanded"]["D2"].get<int>(),
                       report["jsim_nonzeros"].get<long>(), model.nv * model.nv);
-    md += fmt::format("- Near-exact constants snapped to 0 / ±1 (tolerance {:.0e}): {} groups, largest change {:.1e}, "
-                      "largest relative effect on tau and H over 50 random states {:.1e}\n",
-                      c.o.snap_tolerance, prepared.snap.snapped.size(), prepared.snap.max_change, prepared.snap_effect);
-    for (const std::string& line : prepared.snap.snapped) md += "  - " + comment_text(line) + "\n";
+    const std::vector<std::string> snapped = prepared.snap.lines(model, true), kept = prepared.snap.lines(model, false);
+    md += fmt::format("- Near-exact constants (within {:.0e} of 0 or ±1): {} groups snapped to exact, largest change {:.1e}, "
+                      "their effect on every kernel's outputs together {:.1e} (each entry relative to max(1, |x|), "
+                      "random states; bound {:.0e}); {} groups kept as the file gives them\n",
+                      c.o.snap_tolerance, snapped.size(), prepared.snap.max_change(), prepared.snap.max_effect,
+                      c.o.snap_max_effect, kept.size());
+    for (const std::string& line : snapped) md += "  - snapped: " + comment_text(line) + "\n";
+    for (const std::string& line : kept) md += "  - kept: " + comment_text(line) + "\n";
     md += fmt::format("- Joint placements as axial screws: {} DH transforms; {} general transforms\n",
                       report["dh_transforms"].get<int>(), report["general_transforms"].size());
     for (const auto& g : report["general_transforms"])

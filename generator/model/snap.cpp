@@ -9,19 +9,22 @@ namespace {
 
 bool exact(double v) { return v == 0.0 || v == 1.0 || v == -1.0; }
 
-// Snap every entry of m, or none; returns the largest change (0 if nothing moved or not all near).
-template <class M> double snap_all(M& m, double tol) {
-    M snapped = m;
+// The largest change that snapping every entry of m makes, or 0 when some entry is not near exact.
+template <class M> double change_of_all(const M& m, double tol) {
     double change = 0;
     for (int k = 0; k < m.size(); ++k) {
         const double t = snapped_to_exact(m.data()[k], tol);
         if (!exact(t)) return 0;
         change = std::max(change, std::abs(m.data()[k] - t));
-        snapped.data()[k] = t;
     }
-    m = snapped;
     return change;
 }
+
+template <class M> void snap_all(M& m, double tol) {
+    for (int k = 0; k < m.size(); ++k) m.data()[k] = snapped_to_exact(m.data()[k], tol);
+}
+
+bool near_zero(double v, double tol) { return v != 0 && std::abs(v) <= tol; }
 
 }  // namespace
 
@@ -31,27 +34,56 @@ double snapped_to_exact(double v, double tol) {
     return v;
 }
 
-SnapReport snap_near_exact_constants(Model& model, double tol) {
-    SnapReport report;
-    if (tol <= 0) return report;
-    auto note = [&](const Body& b, const char* what, double change) {
-        if (change == 0) return;
-        report.snapped.push_back(fmt::format("joint '{}': {} (largest change {:.1e})", b.joint_name, what, change));
-        report.max_change = std::max(report.max_change, change);
-    };
-    for (Body& b : model.bodies) {
-        note(b, "placement rotation snapped to a signed permutation", snap_all(b.X_tree.E, tol));
+std::vector<SnapGroup> near_exact_groups(const Model& model, double tol) {
+    std::vector<SnapGroup> groups;
+    if (!(tol > 0)) return groups;
+    for (int i = 0; i < model.N(); ++i) {
+        const Body& b = model.bodies[i];
+        const auto add = [&](SnapGroup::Kind kind, double change) {
+            if (change > 0) groups.push_back({.body = i, .kind = kind, .change = change});
+        };
+        add(SnapGroup::Kind::Rotation, change_of_all(b.X_tree.E, tol));
         double change = 0;
         for (int k = 0; k < 3; ++k)
-            if (b.X_tree.r[k] != 0 && std::abs(b.X_tree.r[k]) <= tol) change = std::max(change, std::abs(b.X_tree.r[k])), b.X_tree.r[k] = 0;
-        note(b, "placement translation entries snapped to 0", change);
-        if (b.joint.type != JointType::Floating) {
-            const double c = snap_all(b.joint.axis, tol);
-            b.joint.axis.normalize();
-            note(b, "axis snapped to a coordinate axis", c);
-        }
+            if (near_zero(b.X_tree.r[k], tol)) change = std::max(change, std::abs(b.X_tree.r[k]));
+        add(SnapGroup::Kind::Translation, change);
+        if (b.joint.type != JointType::Floating) add(SnapGroup::Kind::Axis, change_of_all(b.joint.axis, tol));
     }
-    return report;
+    return groups;
+}
+
+void snap_group(Model& model, const SnapGroup& g, double tol) {
+    Body& b = model.bodies[g.body];
+    switch (g.kind) {
+    case SnapGroup::Kind::Rotation: snap_all(b.X_tree.E, tol); break;
+    case SnapGroup::Kind::Translation:
+        for (int k = 0; k < 3; ++k)
+            if (near_zero(b.X_tree.r[k], tol)) b.X_tree.r[k] = 0;
+        break;
+    case SnapGroup::Kind::Axis: snap_all(b.joint.axis, tol), b.joint.axis.normalize(); break;
+    }
+}
+
+std::string SnapGroup::text(const Model& model) const {
+    const char* what = kind == Kind::Rotation      ? "placement rotation to a signed permutation"
+                       : kind == Kind::Translation ? "placement translation entries to 0"
+                                                   : "axis to a coordinate axis";
+    return fmt::format("joint '{}': {} (largest change {:.1e}, effect on the kernels' outputs {:.1e})",
+                       model.bodies[body].joint_name, what, change, effect);
+}
+
+std::vector<std::string> SnapReport::lines(const Model& model, bool which) const {
+    std::vector<std::string> out;
+    for (const SnapGroup& g : groups)
+        if (g.snapped == which) out.push_back(g.text(model));
+    return out;
+}
+
+double SnapReport::max_change() const {
+    double c = 0;
+    for (const SnapGroup& g : groups)
+        if (g.snapped) c = std::max(c, g.change);
+    return c;
 }
 
 }  // namespace rbdgen

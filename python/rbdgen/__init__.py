@@ -59,6 +59,16 @@ def _identifier(text):
     return s if s and s[0].isalpha() else "robot_" + s
 
 
+def _snap(snap_tolerance, snap_max_effect):
+    """rbdgen generate's --snap-tolerance and --snap-max-effect (docs/kernels.md), where given."""
+    args = []
+    if snap_tolerance is not None:
+        args += ["--snap-tolerance", repr(float(snap_tolerance))]
+    if snap_max_effect is not None:
+        args += ["--snap-max-effect", repr(float(snap_max_effect))]
+    return args
+
+
 def _options(floating_base, kernels, scalar, problems, extra):
     args = []
     if floating_base:
@@ -73,8 +83,9 @@ def _options(floating_base, kernels, scalar, problems, extra):
 
 
 def build(urdf, out_dir, name=None, floating_base=False, kernels=None, scalar="double", problems=(), extra=(),
-          compile_options=("-O2",), rbdgen=None, quiet=False):
+          compile_options=("-O2",), rbdgen=None, quiet=False, snap_tolerance=None, snap_max_effect=None):
     """Generates the robot into out_dir/src and compiles its module into out_dir; returns the module's path."""
+    extra = list(extra) + _snap(snap_tolerance, snap_max_effect)
     global compiles
     exe = _generator(rbdgen)
     name = name or _identifier(os.path.splitext(os.path.basename(urdf))[0])
@@ -120,9 +131,12 @@ def _files(exe, path):
 
 
 def load(urdf, floating_base=False, kernels=None, scalar="double", problems=(), name=None, cache_dir=None,
-         compile_options=("-O2",), rbdgen=None, extra=()):
+         compile_options=("-O2",), rbdgen=None, extra=(), snap_tolerance=None, snap_max_effect=None):
     """The robot's module (urdf: its URDF or MJCF file), built on first use and cached (RBDGEN_CACHE, else ~/.cache/rbdgen); extra:
-    more of rbdgen generate's options (["--ncmtm-order", "2"])."""
+    more of rbdgen generate's options (["--ncmtm-order", "2"]); snap_tolerance, snap_max_effect: which near-exact
+    constants are made exact (rbdgen generate's --snap-tolerance and --snap-max-effect; by default only those that change
+    no output by more than 1e-10)."""
+    extra = list(extra) + _snap(snap_tolerance, snap_max_effect)
     exe = _generator(rbdgen)
     text = b""
     for path in _files(exe, urdf):  # the file and those it includes (MJCF): an edited include builds anew

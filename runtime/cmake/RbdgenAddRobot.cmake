@@ -2,7 +2,7 @@
 #                  [SCALAR double|float] [KERNELS k1 k2 ...] [PROBLEMS id|fd|FILE.yaml ...]
 #                  [NCMTM_ORDER N] [EXTERNAL_FORCES link1 link2 ...|all] [FRAMES link1 link2 ...]
 #                  [PARAMETERS link1 link2 ...] [ARMATURE joint=value ...] [MEASURE] [KEEP_DIVISIONS] [BATCH W]
-#                  [EMISSION straight|compact|uniform|auto]
+#                  [EMISSION straight|compact|uniform|auto] [SNAP_TOLERANCE T] [SNAP_MAX_EFFECT E]
 #                  [COMPILE_OPTIONS ...])
 #
 # BATCH W (2, 4 or 8) also emits batch::<kernel> of every kernel, W states a call in structure of
@@ -13,6 +13,10 @@
 # with the placements and inertias as table values, so that the bodies of one joint type share a
 # function: the least code, more operations) or auto (the default: compact for kernels of more than
 # 2000 operations).
+# SNAP_TOLERANCE T and SNAP_MAX_EFFECT E (rbdgen generate's --snap-tolerance and --snap-max-effect,
+# docs/kernels.md): a joint's rotation, translation or axis within T (default 1e-7) of 0 or ±1 is
+# made exact only when that changes no kernel's output by more than E (default 1e-10) relative.
+# SNAP_MAX_EFFECT 0 keeps every constant as the file gives it; a larger E trades exactness for speed.
 # KEEP_DIVISIONS emits every division as written (no shared reciprocals; for x86-64 targets).
 # MEASURE compiles each kernel once more at generation, with the project's C++ compiler at -Os, and
 # writes its machine code and worst stack frame into report.json ("host_build") and report.md.
@@ -83,7 +87,7 @@ endfunction()
 # read from its kernel specs (rbdgen's generator/CMakeLists.txt, or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS;PYTHON" "URDF;MODEL;SCALAR;NCMTM_ORDER;BATCH;EMISSION" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS;ARMATURE" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS;PYTHON" "URDF;MODEL;SCALAR;NCMTM_ORDER;BATCH;EMISSION;SNAP_TOLERANCE;SNAP_MAX_EFFECT" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS;ARMATURE" ${ARGN})
   # MODEL: the robot's file in any format rbdgen reads (URDF, MJCF: recognised by its root element)
   if(R_MODEL AND R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's file once, with URDF <file> or MODEL <file>")
@@ -187,6 +191,12 @@ function(rbdgen_add_robot NAME)
   endif()
   if(R_EMISSION)
     list(APPEND flags --emission ${R_EMISSION})
+  endif()
+  if(DEFINED R_SNAP_TOLERANCE)
+    list(APPEND flags --snap-tolerance ${R_SNAP_TOLERANCE})
+  endif()
+  if(DEFINED R_SNAP_MAX_EFFECT)
+    list(APPEND flags --snap-max-effect ${R_SNAP_MAX_EFFECT})
   endif()
   if(R_MEASURE)
     list(APPEND flags --measure ${CMAKE_CXX_COMPILER})

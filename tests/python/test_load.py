@@ -63,3 +63,27 @@ def test_load_reads_mjcf_and_rebuilds_after_an_included_file_changes(tmp_path):
     assert rbdgen.compiles == before + 2
     H2 = edited.crba(q).reshape(robot.NV, robot.NV)
     np.testing.assert_allclose(H2 - H, 0.5 * np.eye(robot.NV), atol=1e-12)
+
+
+SEVEN_DIGITS = """<robot name="r"><link name="a"/>
+  <link name="b"><inertial><origin xyz="0.1 0.2 0.3"/><mass value="2"/>
+    <inertia ixx="0.1" iyy="0.2" izz="0.3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><origin xyz="0.1 0 0" rpy="1.5707963 0 0"/>
+    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>"""
+
+
+def test_load_keeps_constants_that_snapping_would_move(tmp_path):
+    """A 7-digit right angle (3e-8 from exact): by default the kernels compute the file's rotation
+    (as with snapping off, snap_max_effect=0); snap_max_effect=1e-6 accepts making it exact, and the
+    torques move by about that much (gravity along y: the rotation's error tilts the child's z into it)."""
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text(SEVEN_DIGITS)
+    cache = tmp_path / "cache"
+
+    def rnea(**snap):
+        robot = rbdgen.load(str(urdf), kernels=["rnea"], cache_dir=str(cache), compile_options=["-O0"], **snap)
+        return robot.rnea(np.array([0.7]), np.array([0.3]), np.array([0.5]), np.array([0.0, -9.81, 0.0]))
+
+    default, exact, snapped = rnea(), rnea(snap_max_effect=0), rnea(snap_max_effect=1e-6)
+    np.testing.assert_array_equal(default, exact)
+    assert 1e-10 < np.abs(snapped - exact).max() < 1e-6
