@@ -5,7 +5,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
-  libeigen3-dev liburdfdom-dev libtinyxml-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsuitesparse-dev libyaml-cpp-dev
+  libeigen3-dev liburdfdom-dev libtinyxml-dev libfmt-dev nlohmann-json3-dev libcli11-dev libsuitesparse-dev libyaml-cpp-dev libsdformat-dev
   libgtest-dev libbenchmark-dev lld
   liborocos-kdl-dev libadolc-dev libmujoco-dev libmujoco-samples
   clang libclang-rt-dev

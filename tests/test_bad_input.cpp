@@ -97,6 +97,45 @@ TEST_F(BadInput, MjcfElementsThatCannotBeHonoured) {
     expect_error("info --floating-base " + write("fb.xml", mujoco(kBody)), {"fb.xml", "--floating-base", "<freejoint/>"});
 }
 
+// SDFormat: each refusal names the file, the line where libsdformat gives one, the joint or link,
+// and what to change.
+std::string sdformat(const std::string& extra) {
+    return "<sdf version=\"1.8\">\n<model name=\"m\">\n<link name=\"a\"/>\n<link name=\"b\"><inertial><mass>1</mass></inertial></link>\n" +
+           extra + "\n</model>\n</sdf>\n";
+}
+std::string sdf_joint(const std::string& type, const std::string& inside = "<axis><xyz>1 0 0</xyz></axis>") {
+    return "<joint name=\"j\" type=\"" + type + "\"><parent>a</parent><child>b</child>" + inside + "</joint>";
+}
+
+TEST_F(BadInput, SdfElementsThatCannotBeHonoured) {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+        {sdformat(sdf_joint("ball", "")), {":5:", "joint 'j'", "ball joint", "three revolute joints"}},
+        {sdformat(sdf_joint("revolute2", "<axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2>")), {":5:", "joint 'j'", "revolute2", "universal joint"}},
+        {sdformat(sdf_joint("screw")), {":5:", "joint 'j'", "screw joint"}},
+        {sdformat(sdf_joint("gearbox")), {"joint 'j'", "gearbox"}},
+        {sdformat(sdf_joint("revolute", "<axis><xyz>nan 0 0</xyz></axis>")), {":5:", "<xyz>", "fix the SDF there"}},
+        {sdformat(sdf_joint("revolute") + "<link name=\"c\"/>"), {"'a', 'c'", "not one tree", "connect them"}},
+        {sdformat(sdf_joint("revolute") + "<joint name=\"k\" type=\"revolute\"><parent>b</parent><child>a</child><axis><xyz>1 0 0</xyz></axis></joint>"),
+         {"loop", "remove one"}},
+        {sdformat(sdf_joint("revolute") + "<include><uri>model://absent</uri></include>"), {":5:", "model://absent"}},
+        {sdformat(sdf_joint("revolute") + "<link name=\"d\"><inertial><mass>-1</mass></inertial></link>"), {"link named d", "invalid inertia"}},
+        {sdformat(sdf_joint("revolute", "<axis><xyz>1 0 0</xyz></axis><drake:rotor_inertia>-1</drake:rotor_inertia>")),
+         {":5:", "joint 'j'", "drake:rotor_inertia", ">= 0"}},
+        {"<sdf version=\"1.8\"><world name=\"w\"/></sdf>\n", {"no robot", "one <model>"}},
+        {"<sdf version=\"1.8\">\n<model name=\"m\">\n<link name=\"a\">\n</model>\n</sdf>\n", {":4:", "not well-formed XML"}},
+    };
+    for (size_t k = 0; k < cases.size(); ++k) {
+        SCOPED_TRACE(cases[k].first);
+        const std::string f = write("bad" + std::to_string(k) + ".sdf", cases[k].first);
+        std::vector<std::string> needles = {f};
+        for (const std::string& n : cases[k].second) needles.push_back(n);
+        const test::CommandResult r = test::run("info " + f);
+        EXPECT_EQ(r.status, 1) << r.out;
+        for (const std::string& n : needles) EXPECT_NE(r.out.find(n), std::string::npos) << "missing '" << n << "' in: " << r.out;
+        EXPECT_EQ(r.out.find("urdf_parser"), std::string::npos) << "urdfdom's log leaked: " << r.out;
+    }
+}
+
 // A xacro file given by habit is refused before anything else with what to do, whatever in it would
 // fail first: a ${...} where a number goes, or a body that is one macro call.
 TEST_F(BadInput, XacroFileIsToldToBeExpandedFirst) {

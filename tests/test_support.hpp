@@ -39,17 +39,21 @@ inline std::vector<ModelCase> all_models() {
     // MJCF: a floating base, bodies of several joints, joint anchors and ref, armature (forms_degree),
     // and a fixed base of unnamed joints, one a slide with a ref (forms_radian)
     for (const char* m : {"mjcf/forms_degree.xml", "mjcf/forms_radian.xml"}) cases.push_back({project_model(m), false});
+    // SDFormat: a nested model, relative_to poses, a universal joint, Drake's rotor inertia
+    cases.push_back({project_model("sdf/nested_arm.sdf"), false});
     if (shared_models_present()) {
         for (const char* m : {"ur5.urdf", "panda.urdf", "allegro_right_hand.urdf", "baxter.urdf", "solo12.urdf"})
             cases.push_back({shared_model(m), false});
         for (const char* m : {"solo12.urdf", "talos_reduced.urdf", "talos_full_v2.urdf"})
             cases.push_back({shared_model(m), true});
+        cases.push_back({shared_model("sdf/pioneer2dx.sdf"), true});  // the makers' SDFormat, floating as in Gazebo
     }
     return cases;
 }
 
 inline Model load(const ModelCase& c) { return load_model(c.path, {c.floating_base}); }
-inline bool is_mjcf(const ModelCase& c) { return std::filesystem::path(c.path).extension() == ".xml"; }
+// A URDF (urdfdom and MuJoCo's URDF reader read it too), not an MJCF or SDFormat file.
+inline bool is_urdf(const ModelCase& c) { return std::filesystem::path(c.path).extension() == ".urdf"; }
 
 inline void PrintTo(const ModelCase& c, std::ostream* os) { *os << c.label(); }
 

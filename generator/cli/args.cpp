@@ -15,7 +15,7 @@
 namespace rbdgen {
 
 void add_model_args(CLI::App& command, ModelArgs& args) {
-    command.add_option("ROBOT.urdf", args.urdf, "the robot's file: URDF or MJCF, recognised by its root element (<robot>, <mujoco>)")->required()->type_name("");
+    command.add_option("ROBOT.urdf", args.urdf, "the robot's file: URDF, MJCF or SDFormat, recognised by its root element (<robot>, <mujoco>, <sdf>)")->required()->type_name("");
     command.add_flag("--floating-base", args.options.floating_base,
                      "add a 6-DoF joint between the world and the root link (legged robots, humanoids); its velocity "
                      "is in base-body coordinates, its pose a position and a unit quaternion (x, y, z, w)");

@@ -6,6 +6,7 @@
 
 #include "model/error.hpp"
 #include "model/mjcf_loader.hpp"
+#include "model/sdf_loader.hpp"
 #include "model/xml_text.hpp"
 
 namespace rbdgen {
@@ -54,7 +55,7 @@ Model read_file(const std::string& path, const LoadOptions& options) {
     const std::string bytes = file_bytes(path, "robot's file");
     const std::string root = root_element(xml_to_utf8(bytes, path));
     if (root == "mujoco") return load_mjcf_string(bytes, path, options);
-    if (root == "sdf") throw Error(path + ": an SDF file, which rbdgen does not read yet; write the robot as URDF or MJCF");
+    if (root == "sdf") return load_sdf_string(bytes, path, options);
     return load_urdf_string(bytes, path, options);  // its own messages for a file that is no URDF
 }
 }  // namespace

@@ -1,5 +1,5 @@
-// A robot's file, whatever its format, as the one Model: URDF or MJCF, recognised by the root
-// element (<robot>, <mujoco>) whatever the file's extension.
+// A robot's file, whatever its format, as the one Model: URDF, MJCF or SDFormat, recognised by the
+// root element (<robot>, <mujoco>, <sdf>) whatever the file's extension.
 #pragma once
 
 #include <string>

@@ -199,6 +199,14 @@ int xacro_line(const TiXmlElement& e) {
 
 }  // namespace
 
+void check_well_formed(const std::string& utf8_xml, const std::string& file) {
+    TiXmlDocument doc;
+    doc.Parse(utf8_xml.c_str(), nullptr, TIXML_ENCODING_UTF8);
+    if (doc.Error())
+        throw Error(file + ":" + std::to_string(doc.ErrorRow()) + ":" + std::to_string(doc.ErrorCol()) + ": not well-formed XML (" +
+                    doc.ErrorDesc() + "); fix the XML at that line");
+}
+
 void check_urdf_text(const std::string& utf8_xml, const std::string& file) {
     TiXmlDocument doc;
     doc.Parse(utf8_xml.c_str(), nullptr, TIXML_ENCODING_UTF8);
@@ -207,9 +215,7 @@ void check_urdf_text(const std::string& utf8_xml, const std::string& file) {
         if (const int line = xacro_line(*e))
             throw Error(file + ":" + std::to_string(line) + ": " + file + " is a xacro file: expand it first (`xacro " + file +
                         " > robot.urdf`), and give rbdgen robot.urdf");
-    if (doc.Error())
-        throw Error(file + ":" + std::to_string(doc.ErrorRow()) + ":" + std::to_string(doc.ErrorCol()) + ": not well-formed XML (" +
-                    doc.ErrorDesc() + "); fix the XML at that line");
+    if (doc.Error()) check_well_formed(utf8_xml, file);
     // The element urdfdom reads: the first <robot> at the top, which other top-level elements may
     // precede (TinyXML accepts several; a loop behind them leaked, found by fuzz_urdf).
     const TiXmlElement* robot = doc.FirstChildElement("robot");

@@ -31,6 +31,9 @@ std::vector<std::string> tokens(const std::string& text);
 // Whether `s` is well-formed UTF-8 (RFC 3629: no overlong forms, surrogates, or code points past U+10FFFF).
 bool valid_utf8(const std::string& s);
 
+// Throws rbdgen::Error "<file>:<line>:<column>: not well-formed XML (...)" unless the text is well-formed.
+void check_well_formed(const std::string& utf8_xml, const std::string& file);
+
 // Every number of every <inertial> (<origin>, <mass>, <inertia>), and of every joint's and link's
 // <origin>, <axis>, <limit>, <dynamics>, <calibration>, <safety_controller> and <mimic>, parses as
 // written and is finite; names of links, joints and the robot are valid UTF-8; no joints form a loop.

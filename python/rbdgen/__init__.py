@@ -132,7 +132,7 @@ def _files(exe, path):
 
 def load(urdf, floating_base=False, kernels=None, scalar="double", problems=(), name=None, cache_dir=None,
          compile_options=("-O2",), rbdgen=None, extra=(), snap_tolerance=None, snap_max_effect=None):
-    """The robot's module (urdf: its URDF or MJCF file), built on first use and cached (RBDGEN_CACHE, else ~/.cache/rbdgen); extra:
+    """The robot's module (urdf: its URDF, MJCF or SDFormat file), built on first use and cached (RBDGEN_CACHE, else ~/.cache/rbdgen); extra:
     more of rbdgen generate's options (["--ncmtm-order", "2"]); snap_tolerance, snap_max_effect: which near-exact
     constants are made exact (rbdgen generate's --snap-tolerance and --snap-max-effect; by default only those that change
     no output by more than 1e-10)."""

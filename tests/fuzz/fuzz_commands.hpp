@@ -9,12 +9,12 @@
 
 namespace rbdgen::fuzz {
 
-inline const std::vector<std::string> kTargets{"urdf", "state", "problem", "motion", "mjcf"};
+inline const std::vector<std::string> kTargets{"urdf", "state", "problem", "motion", "mjcf", "sdf"};
 
 // The input's file name: its extension is what the command expects, and a problem file's name
 // names its kernels.
 inline std::string input_name(const std::string& target) {
-    return target == "urdf" ? "input.urdf" : target == "mjcf" ? "input.xml" : target == "problem" ? "input.yaml" : "input.json";
+    return target == "urdf" ? "input.urdf" : target == "mjcf" ? "input.xml" : target == "sdf" ? "input.sdf" : target == "problem" ? "input.yaml" : "input.json";
 }
 
 inline std::vector<std::string> arguments(const std::string& target, const std::string& input, const std::string& out_dir,
@@ -24,6 +24,8 @@ inline std::vector<std::string> arguments(const std::string& target, const std::
     if (target == "urdf") return {"generate", input, "-o", out_dir, "--kernels", "rnea,aba,fk"};
     // MJCF text -> model (defaults, orientations, geoms' inertia, several joints a body) -> the same kernels.
     if (target == "mjcf") return {"generate", input, "-o", out_dir, "--kernels", "rnea,aba,fk"};
+    // SDFormat text -> libsdformat -> model (nested models, poses, universal joints) -> the same kernels.
+    if (target == "sdf") return {"generate", input, "-o", out_dir, "--kernels", "rnea,aba,fk"};
     // STATE.json -> eval, with a problem's measurements read from it.
     if (target == "state")
         return {"eval", arm7, "--state", input, "--problem", source_dir + "/tests/fuzz/seeds/problem/arm7_sensors.yaml"};
