@@ -93,6 +93,7 @@ int main(int argc, char** argv) {
         peers[r.label].push_back(reference_peer(r.urdf, r.floating_base));
         if (r.serial) peers[r.label].push_back(kdl_peer(r.urdf));
         peers[r.label].push_back(dart_peer(r.urdf, r.floating_base, r.joints));
+        peers[r.label].push_back(mujoco_peer(r.urdf, r.floating_base, r.joints));
         for (const Peer& p : peers[r.label])
             for (const char* k : kKernels)
                 if (p.name != "rbdgen" && kernel(p, k))
@@ -135,9 +136,9 @@ int main(int argc, char** argv) {
     Collect collect;
     benchmark::RunSpecifiedBenchmarks(&collect);
 
-    // KDL's and DART's one forward dynamics is the peer of both generated ones.
+    // KDL's, DART's and MuJoCo's one forward dynamics is the peer of both generated ones.
     auto get = [&](const Robot& r, const std::string& k, const std::string& peer) {
-        const bool library = peer.rfind("kdl", 0) == 0 || peer.rfind("dart", 0) == 0;  // one forward dynamics
+        const bool library = peer.rfind("kdl", 0) == 0 || peer.rfind("dart", 0) == 0 || peer.rfind("mujoco", 0) == 0;  // one forward dynamics
         const std::string key = library && k == "fd_crba_ltdl" ? "aba" : k;
         const auto it = collect.ns.find(r.label + "/" + key + "/" + peer);
         return it == collect.ns.end() ? -1.0 : it->second;
@@ -152,18 +153,21 @@ int main(int argc, char** argv) {
         for (const Condition& c : kConditions) {
             const std::string cold = c.suffix;
             md += "\n" + std::string(c.title) + ", ns per call:\n\n";
-            md += "| kernel | emission | rbdgen | rbdgen straight-line | rbdgen uniform | rbdgen -march=native | reference | KDL | DART | "
-                  "best library / rbdgen | best library / rbdgen-native |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+            md += "| kernel | emission | rbdgen | rbdgen straight-line | rbdgen uniform | rbdgen -march=native | reference | KDL | DART | MuJoCo | "
+                  "MuJoCo / rbdgen | best library / rbdgen | best library / rbdgen-native |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
             for (const char* k : kKernels) {
                 const double g = get(r, k, "rbdgen" + cold), straight = get(r, k, "rbdgen-straight" + cold),
                              uniform = get(r, k, "rbdgen-uniform" + cold),
                              native = get(r, k, "rbdgen-native" + cold), ref = get(r, k, "reference" + cold),
-                             kdl = r.serial ? get(r, k, "kdl" + cold) : -1.0, dart = get(r, k, "dart" + cold);
+                             kdl = r.serial ? get(r, k, "kdl" + cold) : -1.0, dart = get(r, k, "dart" + cold),
+                             mujoco = get(r, k, "mujoco" + cold);
                 if (g < 0) continue;
-                const double best = kdl < 0 ? dart : dart < 0 ? kdl : std::min(kdl, dart);
+                double best = -1;
+                for (double peer : {kdl, dart, mujoco})
+                    if (peer >= 0 && (best < 0 || peer < best)) best = peer;
                 const std::string emission = rep.contains("kernels") && rep["kernels"].contains(k) ? rep["kernels"][k]["emission"].get<std::string>() : "?";
                 md += "| " + std::string(k) + " | " + emission + " | " + cell(g) + " | " + cell(straight) + " | " + cell(uniform) + " | " + cell(native) + " | " + cell(ref) + " | " + cell(kdl) + " | " + cell(dart) +
-                      " | " + ratio(best, g) + " | " + ratio(best, native) + " |\n";
+                      " | " + cell(mujoco) + " | " + ratio(mujoco, g) + " | " + ratio(best, g) + " | " + ratio(best, native) + " |\n";
             }
         }
         if (clock > 0 && rep.contains("kernels")) {
@@ -180,9 +184,11 @@ int main(int argc, char** argv) {
             }
         }
     }
-    md += "\nKDL's forward dynamics is ChainFdSolver_RNE, DART's its articulated-body computeForwardDynamics (each the peer "
-          "of both aba and fd_crba_ltdl); KDL's CRBA is ChainDynParam::JntToMass, DART's getMassMatrix. Best library: the "
-          "faster of KDL and DART (general libraries; the reference is rbdgen's own templated code).\n";
+    md += "\nKDL's forward dynamics is ChainFdSolver_RNE, DART's its articulated-body computeForwardDynamics, MuJoCo's "
+          "mj_crb + mj_factorM + mj_rne (the bias) + mj_solveM (each the peer of both aba and fd_crba_ltdl); KDL's CRBA is "
+          "ChainDynParam::JntToMass, DART's getMassMatrix, MuJoCo's mj_crb + mj_fullM; MuJoCo's inverse dynamics mj_rne, each "
+          "after the position and velocity stages it needs (bench/mujoco.cpp). Best library: the fastest of KDL, DART and "
+          "MuJoCo (general libraries; the reference is rbdgen's own templated code).\n";
     md += "\nAgreement of each peer with the generated kernels at one random state (max |Δ| / max(1, |x|)):\n\n";
     md += "| robot | kernel | peer | disagreement |\n|---|---|---|---|\n" + agreement;
     md += "\nOperation counts of the generated kernels (divisions counted as multiplications):\n\n";

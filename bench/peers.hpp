@@ -13,7 +13,7 @@ namespace rbdgen::bench {
 using Call = std::function<void(const double* q, const double* qd, const double* x, const double* g, double* out)>;
 
 struct Peer {
-    std::string name;  // "rbdgen", "rbdgen-straight", "rbdgen-uniform", "rbdgen-native", "reference", "kdl", "dart"
+    std::string name;  // "rbdgen", "rbdgen-straight", "rbdgen-uniform", "rbdgen-native", "reference", "kdl", "dart", "mujoco"
     Call rnea, crba, fd_crba_ltdl, aba;  // empty where the peer has no such kernel
     // What whole-body controllers compute (bench_whole_body.cpp), where the peer has it: the centre of
     // mass, its Jacobian, H⁻¹, and the energies (out: T, V).
@@ -47,5 +47,6 @@ std::vector<Robot> generated_robots();  // robots.cpp, configured by CMake
 Peer reference_peer(const std::string& urdf, bool floating_base);  // reference.cpp
 Peer kdl_peer(const std::string& urdf);  // kdl.cpp, built with Debian's flags
 Peer dart_peer(const std::string& urdf, bool floating_base, const std::vector<JointSlot>& joints);  // dart.cpp
+Peer mujoco_peer(const std::string& urdf, bool floating_base, const std::vector<JointSlot>& joints);  // mujoco.cpp
 
 }  // namespace rbdgen::bench

@@ -61,6 +61,17 @@ TEST_F(Generate, BadNameAndScalar) {
     expect_refused(test::project_model("arm7.urdf") + " --scalar half", {"--scalar", "double or float"});
 }
 
+// --depfile: NAME.d in Make's syntax, the header depending on the robot's file and every file it
+// includes (rbdgen_add_robot's DEPFILE: an edit of an included file regenerates).
+TEST_F(Generate, DepfileListsTheIncludedFiles) {
+    const std::string model = test::project_model("mjcf/forms_radian.xml");
+    const test::CommandResult r = test::run("generate " + model + " --kernels rnea --name fr --depfile -o " + (dir / "out").string());
+    ASSERT_EQ(r.status, 0) << r.out;
+    std::ifstream in(dir / "out" / "fr.d");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, (dir / "out" / "fr.hpp").string() + ": " + model + " " + test::project_model("mjcf/forms_radian_defaults.xml") + "\n");
+}
+
 TEST_F(Generate, BadSnapOptions) {
     expect_refused(test::project_model("arm7.urdf") + " --snap-tolerance 0.1", {"--snap-tolerance", "between 0 and 1e-3"});
     expect_refused(test::project_model("arm7.urdf") + " --snap-max-effect x", {"--snap-max-effect", "a number"});

@@ -1,4 +1,5 @@
 // rbdgen generate ROBOT.urdf -o DIR [options]: the robot's straight-line kernels, header, drivers and report.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -23,7 +24,7 @@ struct GenerateArgs {
     std::string max_operations = std::to_string(sym::Graph::default_max_nodes);
     std::string snap_tolerance = fmt::format("{:g}", kSnapTolerance), snap_max_effect = fmt::format("{:g}", kSnapMaxEffect);
     std::vector<std::string> kernels, problems, external_forces, frames, parameters;
-    bool trig_entry_points = false, keep_divisions = false, python = false;
+    bool trig_entry_points = false, keep_divisions = false, python = false, depfile = false;
     int ncmtm_order = 0, batch = 0;
     bool ncmtm = false;  // --ncmtm-order given (0 included: it is out of range)
 };
@@ -82,6 +83,16 @@ void generate(const GenerateArgs& a, const std::string& command_line, std::ostre
     Files files = generate_sources(model, o, &warnings);
     for (const std::string& w : warnings) std::cerr << "rbdgen: warning: " << w << "\n";
     if (!a.measure.empty()) measure_kernels(files, o.name, a.measure);
+    if (a.depfile) {  // Make's syntax: the header depends on every file the robot was read from
+        const auto escaped = [](const std::string& path) {
+            std::string e;
+            for (char ch : path) e += ch == ' ' || ch == '#' || ch == '\\' ? std::string("\\") + ch : ch == '$' ? std::string("$$") : std::string(1, ch);
+            return e;
+        };
+        std::string deps = escaped((std::filesystem::path(a.dir) / (o.name + ".hpp")).string()) + ":";
+        for (const std::string& f : model.files) deps += " " + escaped(std::filesystem::absolute(f).string());
+        files[o.name + ".d"] = deps + "\n";
+    }
     write_atomically(a.dir, files);
     out << "rbdgen: wrote " << files.size() << " files for " << o.name << " to " << a.dir << "\n";
 }
@@ -137,6 +148,9 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
                   "(link velocities and N derivatives), cornea (joint forces and N - 1 derivatives), ncmtm_fd (the joint "
                   "motion's N derivatives from them); --kernels may name some of them, to emit only those, and the Jacobians "
                   "ncmtm_jacobian and ncmtm_torque_jacobian, emitted only when named")->type_name("N");
+    c->add_flag("--depfile", a->depfile,
+                "also write DIR/NAME.d, Make's dependency syntax: the header depends on every file the robot was read "
+                "from (an MJCF file's includes), for a build system to regenerate when one changes (rbdgen_add_robot uses it)");
     c->add_option("--measure", a->measure,
                   "compile every kernel with COMPILER (GCC or Clang, e.g. c++ or arm-none-eabi-g++) at -Os and report its "
                   "machine code and stack in report.json (\"host_build\") and report.md")->type_name("COMPILER");

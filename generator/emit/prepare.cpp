@@ -65,14 +65,15 @@ std::vector<VecX<double>> kernel_outputs(const Model& model, uint64_t seed) {
 
 namespace {
 
-constexpr int kEffectStates = 30;
+constexpr int kEffectStates = 30;  // the decision's
+constexpr int kScreenStates = 4;   // a group alone, to order the groups when together they move too much
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // The largest change of any kernel's output from `exact` to `model`, each entry relative to max(1, |x|),
-// over kEffectStates random states.
-double effect(const std::vector<std::vector<VecX<double>>>& exact, const Model& model) {
+// over the first `states` of exact's states.
+double effect(const std::vector<std::vector<VecX<double>>>& exact, const Model& model, int states) {
     double worst = 0;
-    for (int s = 0; s < kEffectStates; ++s) {
+    for (int s = 0; s < states; ++s) {
         const std::vector<VecX<double>> y = kernel_outputs(model, 1000 + s);
         for (size_t o = 0; o < y.size(); ++o)
             for (int e = 0; e < y[o].size(); ++e) {
@@ -90,8 +91,9 @@ Model snapped(const Model& model, const std::vector<SnapGroup>& groups, double t
     return m;
 }
 
-// Snaps the near-exact groups whose effect stays below max_effect, alone and together: each measured
-// alone, then the set of those below it measured together, dropping the group of largest effect
+// Snaps the near-exact groups whose effect together stays below max_effect: all of them when they
+// pass together (the common case: roundoff-sized changes); else each is measured alone (at a few
+// states), those above the bound are kept, and of the rest the group of largest effect is dropped
 // until the set passes.
 SnapReport snap_what_changes_nothing(Model& model, double tolerance, double max_effect) {
     SnapReport r;
@@ -99,19 +101,25 @@ SnapReport snap_what_changes_nothing(Model& model, double tolerance, double max_
     if (r.groups.empty() || !(max_effect > 0)) return r;
     std::vector<std::vector<VecX<double>>> exact;
     for (int s = 0; s < kEffectStates; ++s) exact.push_back(kernel_outputs(model, 1000 + s));
-    for (SnapGroup& g : r.groups) {
-        g.snapped = true;
-        g.effect = effect(exact, snapped(model, {g}, tolerance));
-        g.snapped = g.effect <= max_effect;
+    for (SnapGroup& g : r.groups) g.snapped = true;
+    r.max_effect = effect(exact, snapped(model, r.groups, tolerance), kEffectStates);
+    if (r.max_effect > max_effect) {
+        for (SnapGroup& g : r.groups) {
+            g.effect = effect(exact, snapped(model, {g}, tolerance), kScreenStates);
+            g.alone = true;
+            g.snapped = g.effect <= max_effect;
+        }
+        for (;;) {
+            r.max_effect = effect(exact, snapped(model, r.groups, tolerance), kEffectStates);
+            if (r.max_effect <= max_effect) break;
+            SnapGroup* largest = nullptr;
+            for (SnapGroup& g : r.groups)
+                if (g.snapped && (!largest || g.effect > largest->effect)) largest = &g;
+            largest->snapped = false;
+        }
     }
-    for (;;) {
-        r.max_effect = effect(exact, snapped(model, r.groups, tolerance));
-        if (r.max_effect <= max_effect) break;
-        SnapGroup* largest = nullptr;
-        for (SnapGroup& g : r.groups)
-            if (g.snapped && (!largest || g.effect > largest->effect)) largest = &g;
-        largest->snapped = false;
-    }
+    for (SnapGroup& g : r.groups)
+        if (!g.alone) g.effect = r.max_effect;
     model = snapped(model, r.groups, tolerance);
     return r;
 }

@@ -68,8 +68,8 @@ std::string SnapGroup::text(const Model& model) const {
     const char* what = kind == Kind::Rotation      ? "placement rotation to a signed permutation"
                        : kind == Kind::Translation ? "placement translation entries to 0"
                                                    : "axis to a coordinate axis";
-    return fmt::format("joint '{}': {} (largest change {:.1e}, effect on the kernels' outputs {:.1e})",
-                       model.bodies[body].joint_name, what, change, effect);
+    return fmt::format("joint '{}': {} (largest change {:.1e}, effect on the kernels' outputs {:.1e}{})",
+                       model.bodies[body].joint_name, what, change, effect, alone ? " alone" : " with every group snapped");
 }
 
 std::vector<std::string> SnapReport::lines(const Model& model, bool which) const {

@@ -24,6 +24,7 @@ struct SnapGroup {
     Kind kind = Kind::Rotation;
     double change = 0;  // the largest change of an entry
     double effect = 0;  // measured: the largest change of a kernel's output, relative to max(1, |x|)
+    bool alone = false;  // effect measured with this group alone (else with every group: they passed together)
     bool snapped = false;
     std::string text(const Model& model) const;  // "joint 'j': axis snapped to a coordinate axis (largest change 1.0e-08, effect 2e-9)"
 };

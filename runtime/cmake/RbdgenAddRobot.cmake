@@ -171,7 +171,7 @@ function(rbdgen_add_robot NAME)
       list(APPEND kernel_sources "${out}/${NAME}_${k}.cpp")
     endforeach()
   endif()
-  set(outputs ${kernel_sources} "${out}/${NAME}.hpp" "${out}/rbdgen_runtime.hpp" "${out}/${NAME}_eval.cpp"
+  set(outputs "${out}/${NAME}.hpp" ${kernel_sources} "${out}/rbdgen_runtime.hpp" "${out}/${NAME}_eval.cpp"
       "${out}/${NAME}_bench.cpp" "${out}/report.md" "${out}/report.json")
   set(flags "")
   if(R_FLOATING_BASE)
@@ -232,11 +232,19 @@ function(rbdgen_add_robot NAME)
   else()
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): no rbdgen generator; use find_package(rbdgen) or add_subdirectory(rbdgen)")
   endif()
+  # The files the robot's file includes (MJCF's <include>): the generator lists them in NAME.d, whose
+  # target is the header, the first output; Ninja and Makefiles read it (CMake 3.20).
+  set(depfile "")
+  if(CMAKE_GENERATOR MATCHES "Ninja|Makefiles")
+    list(APPEND flags --depfile)
+    set(depfile DEPFILE "${out}/${NAME}.d")
+  endif()
   add_custom_command(
     OUTPUT ${outputs}
     COMMAND "${RBDGEN_EXECUTABLE}" generate "${urdf}" -o "${out}" --name ${NAME} --scalar ${R_SCALAR}
             --kernels ${kernel_list} ${flags} ${problem_flags}
     DEPENDS "${urdf}" ${problem_files} ${generator_dependency}
+    ${depfile}
     COMMENT "rbdgen: generating ${NAME} from ${R_URDF}"
     VERBATIM)
 
