@@ -15,9 +15,6 @@
 #include "model/error.hpp"
 
 namespace rbdgen {
-namespace {
-
-}  // namespace
 
 std::vector<VecX<double>> kernel_outputs(const Model& model, uint64_t seed) {
     std::mt19937_64 rng(seed);
