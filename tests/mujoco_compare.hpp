@@ -56,6 +56,7 @@ inline void expect_mujoco_agrees(const Model& model, mjModel* m, mjData* d, int 
         const int j = mujoco_joint(m, b);
         ASSERT_GE(j, 0) << "MuJoCo has no joint " << b.joint_name;
         ASSERT_EQ(b.joint.type == JointType::Floating, m->jnt_type[j] == mjJNT_FREE) << b.joint_name;
+        ASSERT_EQ(b.joint.type == JointType::Ball, m->jnt_type[j] == mjJNT_BALL) << b.joint_name;
         dof[b.v_index] = m->jnt_dofadr[j], qpos[b.q_index] = m->jnt_qposadr[j];
     }
     std::mt19937_64 rng(7);
@@ -66,12 +67,17 @@ inline void expect_mujoco_agrees(const Model& model, mjModel* m, mjData* d, int 
         VecX<double> Tdot_qd = VecX<double>::Zero(model.nv);  // MuJoCo's order
         for (const Body& b : model.bodies) {
             const int q0 = qpos[b.q_index], v0 = dof[b.v_index];
-            if (b.joint.type != JointType::Floating) {
+            if (b.joint.one_dof()) {
                 d->qpos[q0] = s.q[b.q_index];
                 T(v0, b.v_index) = 1;
                 continue;
             }
-            const Eigen::Quaterniond Q = quaternion(s.q, b.q_index);
+            const Eigen::Quaterniond Q = quaternion(s.q, b);
+            if (b.joint.type == JointType::Ball) {  // MuJoCo's qpos w, x, y, z; qvel ω in body coordinates, as rbdgen's
+                d->qpos[q0] = Q.w(), d->qpos[q0 + 1] = Q.x(), d->qpos[q0 + 2] = Q.y(), d->qpos[q0 + 3] = Q.z();
+                T.block<3, 3>(v0, b.v_index) = Mat3<double>::Identity();
+                continue;
+            }
             const Mat3<double> R = Q.toRotationMatrix();
             for (int k = 0; k < 3; ++k) d->qpos[q0 + k] = s.q[b.q_index + k];
             d->qpos[q0 + 3] = Q.w(), d->qpos[q0 + 4] = Q.x(), d->qpos[q0 + 5] = Q.y(), d->qpos[q0 + 6] = Q.z();

@@ -120,18 +120,14 @@ double kinetic_energy(const Model& model, const VecX<double>& q, const VecX<doub
 }
 
 TEST_P(Physics, PowerBalance) {
-    // Along q(t) = q + q̇ t + ½ q̈ t² and q̇(t) = q̇ + q̈ t, dT/dt = q̇ᵀ(τ − g). A floating base's
-    // velocity is in body coordinates, and T does not depend on the base pose, which stays put.
+    // Along q(t) = q ⊕ (q̇ t + ½ q̈ t²) and q̇(t) = q̇ + q̈ t, dT/dt = q̇ᵀ(τ − g) (a floating base's and a
+    // ball joint's velocity in body coordinates, q ⊕ δ turning them by exp(δω)).
     const double h = 1e-5;
     double worst = 0;
     for (int s = 0; s < kStates; ++s) {
         const test::RandomState x = test::random_state(model, rng);
-        auto at = [&](double t) {
-            VecX<double> q = x.q;
-            for (const Body& b : model.bodies)
-                if (b.joint.type != JointType::Floating)
-                    q[b.q_index] += x.qd[b.v_index] * t + 0.5 * x.qdd[b.v_index] * t * t;
-            return kinetic_energy(model, q, x.qd + x.qdd * t);
+        auto at = [&](double t) {  // q(t) = q ⊕ (q̇ t + ½ q̈ t²): q's rate at t = 0 is q̇
+            return kinetic_energy(model, test::plus(model, x.q, x.qd * t + 0.5 * x.qdd * t * t), x.qd + x.qdd * t);
         };
         const double dT = (at(h) - at(-h)) / (2 * h);
         const VecX<double> tau = rnea<double>(model, x.q, x.qd, x.qdd, x.gravity);

@@ -47,6 +47,14 @@ json random_state(const std::string& urdf, bool floating, std::mt19937_64& rng, 
                              {"wrench", std::vector<double>(s.tau.data(), s.tau.data() + 6)}};
             continue;
         }
+        if (b.joint.type == JointType::Ball) {
+            const auto part = [&](const VecX<double>& x, int at, int n) { return std::vector<double>(x.data() + at, x.data() + at + n); };
+            state["q"][b.joint_name] = part(s.q, b.q_index, 4);
+            state["v"][b.joint_name] = part(s.qd, b.v_index, 3);
+            state["a"][b.joint_name] = part(s.qdd, b.v_index, 3);
+            state["tau"][b.joint_name] = part(s.tau, b.v_index, 3);
+            continue;
+        }
         state["q"][b.joint_name] = s.q[b.q_index];
         state["v"][b.joint_name] = s.qd[b.v_index];
         state["a"][b.joint_name] = s.qdd[b.v_index];

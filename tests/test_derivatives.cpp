@@ -30,16 +30,16 @@ MatX<double> tangent_basis(const Model& m, const VecX<double>& q) {
     MatX<double> T = MatX<double>::Zero(m.nq, m.nv);
     for (const Body& b : m.bodies) {
         const int iq = b.q_index, iv = b.v_index;
-        if (b.joint.type != JointType::Floating) {
+        if (b.joint.one_dof()) {
             T(iq, iv) = 1;
             continue;
         }
-        const Eigen::Quaterniond Q = test::quaternion(q, iq);
-        T.block<3, 3>(iq, iv + 3) = Q.toRotationMatrix();
+        const Eigen::Quaterniond Q = test::quaternion(q, b);
+        if (b.joint.type == JointType::Floating) T.block<3, 3>(iq, iv + 3) = Q.toRotationMatrix();
         for (int k = 0; k < 3; ++k) {  // d(Q ⊗ (δω / 2, 1)) / dδω_k = Q ⊗ (e_k / 2, 0)
             const Eigen::Quaterniond e(0, 0.5 * (k == 0), 0.5 * (k == 1), 0.5 * (k == 2));
             const Eigen::Quaterniond d = Q * e;
-            T.block<4, 1>(iq + 3, iv + k) << d.x(), d.y(), d.z(), d.w();
+            T.block<4, 1>(iq + b.joint.quaternion_at(), iv + k) << d.x(), d.y(), d.z(), d.w();
         }
     }
     return T;
@@ -213,17 +213,17 @@ long forward_mode_operations(const Model& model, const test::RandomState& x, con
         if (d >= model.nv) seed(qd, d - model.nv, Expr(1.0));
         for (const Body& b : model.bodies) {
             if (d >= model.nv || d < b.v_index || d >= b.v_index + b.joint.nv()) continue;
-            if (b.joint.type != JointType::Floating) {
+            if (b.joint.one_dof()) {
                 seed(q, b.q_index, Expr(1.0));
                 continue;
             }
-            const int k = d - b.v_index, iq = b.q_index;
-            const Expr X = q[iq + 3], Y = q[iq + 4], Z = q[iq + 5], W = q[iq + 6];
+            const int k = d - b.v_index, iq = b.q_index, iu = iq + b.joint.quaternion_at();
+            const Expr X = q[iu], Y = q[iu + 1], Z = q[iu + 2], W = q[iu + 3];
             if (k < 3) {  // d(Q ⊗ (e_k / 2, 1)) = Q ⊗ (e_k / 2, 0)
                 const Vec3<Expr> v(X, Y, Z), e = Vec3<Expr>::Unit(k) * Expr(0.5);
                 const Vec3<Expr> dv = e * W + v.cross(e);
-                for (int c = 0; c < 3; ++c) seed(q, iq + 3 + c, dv[c]);
-                seed(q, iq + 6, -v.dot(e));
+                for (int c = 0; c < 3; ++c) seed(q, iu + c, dv[c]);
+                seed(q, iu + 3, -v.dot(e));
             } else {  // R e_k
                 const Expr two(2.0), one(1.0);
                 const Vec3<Expr> columns[3] = {{one - two * (Y * Y + Z * Z), two * (X * Y + Z * W), two * (X * Z - Y * W)},

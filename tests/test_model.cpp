@@ -102,7 +102,7 @@ TEST(Model, MergingConservesMassCentreOfMassAndInertia) {
         const Model model = test::load(c);
         VecX<double> q = VecX<double>::Zero(model.nq);
         for (const Body& b : model.bodies)
-            if (b.joint.type == JointType::Floating) q[b.q_index + 6] = 1.0;
+            if (!b.joint.one_dof()) q[b.q_index + b.joint.quaternion_at() + 3] = 1.0;
         const VecX<double> zero = VecX<double>::Zero(model.nv);
         const Kinematics<double> k = forward_kinematics<double>(model, q, zero);
         RigidBodyInertia<double> ours;

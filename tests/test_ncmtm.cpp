@@ -57,7 +57,7 @@ private:
         for (int i = 0; i < model_.N(); ++i) {
             const Body& b = model_.bodies[i];
             const double* p = params_.data() + 16 * i;
-            if (b.joint.type != JointType::Floating) {
+            if (b.joint.one_dof()) {
                 const double a = p[0], w = 1.0 + 0.5 * p[1], phase = 3 * p[2], q0 = 2 * p[3];
                 out[b.q_index] = q0 + a / w * (std::cos(phase) - cos(w * t + phase));
                 out[model_.nq + b.v_index] = a * sin(w * t + phase);
@@ -74,11 +74,12 @@ private:
             adouble norm = sqrt(norm2), dot = u[0] * ud[0] + u[1] * ud[1] + u[2] * ud[2] + u[3] * ud[3];
             adouble qv[4], qd[4];
             for (int k = 0; k < 4; ++k) qv[k] = u[k] / norm, qd[k] = ud[k] / norm - u[k] * dot / (norm2 * norm);
-            for (int k = 0; k < 3; ++k) {
+            const bool floating = b.joint.type == JointType::Floating;  // else a ball joint: the quaternion alone
+            for (int k = 0; k < 3 && floating; ++k) {
                 out[b.q_index + k] = p[12 + k] + (0.4 * p[13 - k] + 0.2 * p[15] * t) * t;
                 pos_d[k] = 0.4 * p[13 - k] + 0.4 * p[15] * t;
             }
-            for (int k = 0; k < 4; ++k) out[b.q_index + 3 + k] = qv[k];
+            for (int k = 0; k < 4; ++k) out[b.q_index + b.joint.quaternion_at() + k] = qv[k];
             // ω = 2 (w v̇ − ẇ v − v × v̇), v = (x, y, z)
             const adouble &x = qv[0], &y = qv[1], &z = qv[2], &w = qv[3];
             const adouble &xd = qd[0], &yd = qd[1], &zd = qd[2], &wd = qd[3];
@@ -86,6 +87,7 @@ private:
             out[v + 0] = 2.0 * (w * xd - wd * x - (y * zd - z * yd));
             out[v + 1] = 2.0 * (w * yd - wd * y - (z * xd - x * zd));
             out[v + 2] = 2.0 * (w * zd - wd * z - (x * yd - y * xd));
+            if (!floating) continue;
             // R (body to parent) of the joint's quaternion; v = Rᵀ ṗ
             adouble R[3][3] = {{1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w), 2.0 * (x * z + y * w)},
                                {2.0 * (x * y + z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w)},

@@ -92,8 +92,7 @@ inline RandomState random_state(const Model& model, std::mt19937_64& rng) {
     RandomState s;
     s.q.resize(model.nq);
     for (int k = 0; k < model.nq; ++k) s.q[k] = 3.0 * u(rng);
-    for (const Body& b : model.bodies)
-        if (b.joint.type == JointType::Floating) s.q.segment<4>(b.q_index + 3).normalize();
+    normalize_quaternions(model, s.q.data());
     s.qd = VecX<double>::NullaryExpr(model.nv, [&] { return 2.0 * u(rng); });
     s.qdd = VecX<double>::NullaryExpr(model.nv, [&] { return 5.0 * u(rng); });
     s.tau = VecX<double>::NullaryExpr(model.nv, [&] { return 20.0 * u(rng); });
@@ -103,22 +102,28 @@ inline RandomState random_state(const Model& model, std::mt19937_64& rng) {
 
 // The unit quaternion (x, y, z, w) of q's floating joint at `at`, and R (body to world).
 inline Eigen::Quaterniond quaternion(const VecX<double>& q, int at) { return {q[at + 6], q[at + 3], q[at + 4], q[at + 5]}; }
+// The unit quaternion (x, y, z, w) of body b's joint (floating or ball).
+inline Eigen::Quaterniond quaternion(const VecX<double>& q, const Body& b) {
+    const int at = b.q_index + b.joint.quaternion_at();
+    return {q[at + 3], q[at], q[at + 1], q[at + 2]};
+}
 
-// q ⊕ δ: a 1-DoF joint's coordinate plus δ; a floating joint's rotation R exp(δω), position p + R δv.
+// q ⊕ δ: a 1-DoF joint's coordinate plus δ; a floating joint's rotation R exp(δω), position p + R δv;
+// a ball joint's rotation R exp(δω).
 inline VecX<double> plus(const Model& m, VecX<double> q, const VecX<double>& delta) {
     for (const Body& b : m.bodies) {
         const int iq = b.q_index, iv = b.v_index;
-        if (b.joint.type != JointType::Floating) {
+        if (b.joint.one_dof()) {
             q[iq] += delta[iv];
             continue;
         }
-        const Eigen::Quaterniond Q = quaternion(q, iq);
+        const Eigen::Quaterniond Q = quaternion(q, b);
         const Vec3<double> w = delta.segment<3>(iv);
         const Eigen::Quaterniond step = w.norm() == 0 ? Eigen::Quaterniond::Identity()
                                                       : Eigen::Quaterniond(Eigen::AngleAxisd(w.norm(), w.normalized()));
-        q.segment<3>(iq) += Q.toRotationMatrix() * delta.segment<3>(iv + 3);
+        if (b.joint.type == JointType::Floating) q.segment<3>(iq) += Q.toRotationMatrix() * delta.segment<3>(iv + 3);
         const Eigen::Quaterniond R = Q * step;
-        q.segment<4>(iq + 3) << R.x(), R.y(), R.z(), R.w();
+        q.segment<4>(iq + b.joint.quaternion_at()) << R.x(), R.y(), R.z(), R.w();
     }
     return q;
 }

@@ -28,17 +28,18 @@ inline constexpr double default_gravity[3] = {0, 0, -9.81};  // the robot file's
 struct JointInfo {
     const char* name;  // the URDF joint name
     bool floating;     // a 6-DoF floating base: q = position, quaternion x y z w; qd = [angular; linear] in base coordinates
+    bool ball;         // a 3-DoF ball joint: q = quaternion x y z w; qd = angular velocity in the body's coordinates
     int q_index;       // first coordinate in q
     int v_index;       // first coordinate in qd, qdd, tau
 };
 inline constexpr JointInfo joints[NB] = {
-    {"joint001", false, 0, 0},
-    {"joint002", false, 1, 1},
-    {"joint003", false, 2, 2},
-    {"joint004", false, 3, 3},
-    {"joint005", false, 4, 4},
-    {"joint006", false, 5, 5},
-    {"joint007", false, 6, 6},
+    {"joint001", false, false, 0, 0},
+    {"joint002", false, false, 1, 1},
+    {"joint003", false, false, 2, 2},
+    {"joint004", false, false, 3, 3},
+    {"joint005", false, false, 4, 4},
+    {"joint006", false, false, 5, 5},
+    {"joint007", false, false, 6, 6},
 };
 // Names of the NV rows of H.
 inline constexpr const char* dof_names[NV] = {
@@ -54,7 +55,7 @@ inline constexpr const char* dof_names[NV] = {
 inline constexpr const char* fd_refusal = "";
 
 // Poses of every body's URDF link frame in the world frame: rotation R (row-major 3x3, body to world) then position p.
-//   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
+//   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w; a ball joint: quaternion x, y, z, w)
 //   pose[84] (out): 12 per body: R row-major, then p
 // 311 add, 418 mul, 0 div, 0 sqrt, 7 sin, 7 cos
 void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
@@ -64,7 +65,7 @@ constexpr int fk_q_size = 7;
 constexpr int fk_pose_size = 84;
 
 // Inverse dynamics by the recursive Newton-Euler algorithm: tau = ID(q, qd, qdd).
-//   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
+//   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w; a ball joint: quaternion x, y, z, w)
 //   qd[7]: joint velocities (a floating base: [angular; linear] in base coordinates)
 //   qdd[7]: joint accelerations
 //   gravity[3]: gravity in the world frame
@@ -80,7 +81,7 @@ constexpr int rnea_gravity_size = 3;
 constexpr int rnea_tau_size = 7;
 
 // Gravity vector g(q) = ID(q, 0, 0).
-//   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
+//   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w; a ball joint: quaternion x, y, z, w)
 //   gravity[3]: gravity in the world frame
 //   g[7] (out): generalized gravity forces
 // 152 add, 226 mul, 0 div, 0 sqrt, 7 sin, 7 cos
@@ -92,7 +93,7 @@ constexpr int gravity_gravity_size = 3;
 constexpr int gravity_g_size = 7;
 
 // Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).
-//   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
+//   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w; a ball joint: quaternion x, y, z, w)
 //   H[7 x 7] (out): joint-space inertia matrix, row-major
 // 428 add, 489 mul, 0 div, 0 sqrt, 6 sin, 6 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
@@ -124,7 +125,7 @@ constexpr int ltdl_solve_b_size = 7;
 constexpr int ltdl_solve_x_size = 7;
 
 // Forward dynamics by the articulated-body algorithm: qdd = FD(q, qd, tau).
-//   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
+//   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w; a ball joint: quaternion x, y, z, w)
 //   qd[7]: joint velocities (a floating base: [angular; linear] in base coordinates)
 //   tau[7]: joint forces
 //   gravity[3]: gravity in the world frame
@@ -140,7 +141,7 @@ constexpr int aba_gravity_size = 3;
 constexpr int aba_qdd_size = 7;
 
 // Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.
-//   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w)
+//   q[7]: joint positions (a floating base: position, then quaternion x, y, z, w; a ball joint: quaternion x, y, z, w)
 //   J[6 x 7] (out): 6 x NV, row-major, [angular; linear] about the world origin
 // 127 add, 202 mul, 0 div, 0 sqrt, 6 sin, 6 cos
 void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;

@@ -25,7 +25,7 @@ int main() {
     layout.source = "models/arm7.urdf";
     layout.nq = arm7::NQ;
     layout.nv = arm7::NV;
-    for (const auto& j : arm7::joints) layout.joints.push_back({j.name, j.floating, j.q_index, j.v_index});
+    for (const auto& j : arm7::joints) layout.joints.push_back({j.name, j.floating, j.ball, j.q_index, j.v_index});
     for (const char* d : arm7::dof_names) layout.dof_names.push_back(d);
     layout.gravity = {arm7::default_gravity[0], arm7::default_gravity[1], arm7::default_gravity[2]};
     try {

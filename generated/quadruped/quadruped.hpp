@@ -34,23 +34,24 @@ inline constexpr double default_gravity[3] = {0, 0, -9.81};  // the robot file's
 struct JointInfo {
     const char* name;  // the URDF joint name
     bool floating;     // a 6-DoF floating base: q = position, quaternion x y z w; qd = [angular; linear] in base coordinates
+    bool ball;         // a 3-DoF ball joint: q = quaternion x y z w; qd = angular velocity in the body's coordinates
     int q_index;       // first coordinate in q
     int v_index;       // first coordinate in qd, qdd, tau
 };
 inline constexpr JointInfo joints[NB] = {
-    {"floating_base", true, 0, 0},
-    {"joint001", false, 7, 6},
-    {"joint002", false, 8, 7},
-    {"joint003", false, 9, 8},
-    {"joint004", false, 10, 9},
-    {"joint005", false, 11, 10},
-    {"joint006", false, 12, 11},
-    {"joint007", false, 13, 12},
-    {"joint008", false, 14, 13},
-    {"joint009", false, 15, 14},
-    {"joint010", false, 16, 15},
-    {"joint011", false, 17, 16},
-    {"joint012", false, 18, 17},
+    {"floating_base", true, false, 0, 0},
+    {"joint001", false, false, 7, 6},
+    {"joint002", false, false, 8, 7},
+    {"joint003", false, false, 9, 8},
+    {"joint004", false, false, 10, 9},
+    {"joint005", false, false, 11, 10},
+    {"joint006", false, false, 12, 11},
+    {"joint007", false, false, 13, 12},
+    {"joint008", false, false, 14, 13},
+    {"joint009", false, false, 15, 14},
+    {"joint010", false, false, 16, 15},
+    {"joint011", false, false, 17, 16},
+    {"joint012", false, false, 18, 17},
 };
 // Names of the NV rows of H.
 inline constexpr const char* dof_names[NV] = {
@@ -77,7 +78,7 @@ inline constexpr const char* dof_names[NV] = {
 inline constexpr const char* fd_refusal = "";
 
 // Poses of every body's URDF link frame in the world frame: rotation R (row-major 3x3, body to world) then position p.
-//   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
+//   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w; a ball joint: quaternion x, y, z, w)
 //   pose[156] (out): 12 per body: R row-major, then p
 // 582 add, 843 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void fk(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT pose) noexcept;
@@ -87,7 +88,7 @@ constexpr int fk_q_size = 19;
 constexpr int fk_pose_size = 156;
 
 // Inverse dynamics by the recursive Newton-Euler algorithm: tau = ID(q, qd, qdd).
-//   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
+//   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w; a ball joint: quaternion x, y, z, w)
 //   qd[18]: joint velocities (a floating base: [angular; linear] in base coordinates)
 //   qdd[18]: joint accelerations
 //   gravity[3]: gravity in the world frame
@@ -103,7 +104,7 @@ constexpr int rnea_gravity_size = 3;
 constexpr int rnea_tau_size = 18;
 
 // Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (row-major NV x NV).
-//   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
+//   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w; a ball joint: quaternion x, y, z, w)
 //   H[18 x 18] (out): joint-space inertia matrix, row-major
 // 848 add, 890 mul, 0 div, 0 sqrt, 12 sin, 12 cos
 void crba(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT H) noexcept;
@@ -135,7 +136,7 @@ constexpr int ltdl_solve_b_size = 18;
 constexpr int ltdl_solve_x_size = 18;
 
 // Spatial Jacobian J (6 x NV, row-major) in world coordinates: column k is the motion axis of joint variable k in the world frame; body i's velocity in world coordinates is J qd over the joints that support i.
-//   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w)
+//   q[19]: joint positions (a floating base: position, then quaternion x, y, z, w; a ball joint: quaternion x, y, z, w)
 //   J[6 x 18] (out): 6 x NV, row-major, [angular; linear] about the world origin
 // 281 add, 447 mul, 0 div, 0 sqrt, 8 sin, 8 cos
 void jacobians(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRICT J) noexcept;

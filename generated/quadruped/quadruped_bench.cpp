@@ -57,8 +57,11 @@ int main() {
     std::vector<Scalar> in_q = random_array(rng, quadruped::NQ), in_qd = random_array(rng, quadruped::NV),
                         in_qdd = random_array(rng, quadruped::NV), in_tau = random_array(rng, quadruped::NV),
                         in_gravity = {Scalar(0), Scalar(0), Scalar(-9.81)};
-    for (const auto& j : quadruped::joints)
-        if (j.floating) in_q[j.q_index + 3] = in_q[j.q_index + 4] = in_q[j.q_index + 5] = Scalar(0), in_q[j.q_index + 6] = Scalar(1);
+    for (const auto& j : quadruped::joints)  // identity quaternions
+        if (j.floating || j.ball) {
+            const int at = j.q_index + (j.floating ? 3 : 0);
+            in_q[at] = in_q[at + 1] = in_q[at + 2] = Scalar(0), in_q[at + 3] = Scalar(1);
+        }
     // Each kernel on its own buffers; inputs no state gives come from the kernel that makes them.
     {
         std::vector<Scalar> k_fk_pose(156);

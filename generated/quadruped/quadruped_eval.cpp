@@ -25,7 +25,7 @@ int main() {
     layout.source = "models/quadruped.urdf";
     layout.nq = quadruped::NQ;
     layout.nv = quadruped::NV;
-    for (const auto& j : quadruped::joints) layout.joints.push_back({j.name, j.floating, j.q_index, j.v_index});
+    for (const auto& j : quadruped::joints) layout.joints.push_back({j.name, j.floating, j.ball, j.q_index, j.v_index});
     for (const char* d : quadruped::dof_names) layout.dof_names.push_back(d);
     layout.gravity = {quadruped::default_gravity[0], quadruped::default_gravity[1], quadruped::default_gravity[2]};
     try {

@@ -27,6 +27,16 @@ template <class S> Transform<S> tree_transform(const Body& body) {
     return body.X_tree.cast<S>();
 }
 
+// R of the unit quaternion (x, y, z, w) at q: the body's orientation in its parent's frame.
+template <class S> Mat3<S> rotation(const S* q) {
+    const S x = q[0], y = q[1], z = q[2], w = q[3];
+    Mat3<S> R;
+    R << S(1) - S(2) * (y * y + z * z), S(2) * (x * y - z * w), S(2) * (x * z + y * w),  //
+        S(2) * (x * y + z * w), S(1) - S(2) * (x * x + z * z), S(2) * (y * z - x * w),  //
+        S(2) * (x * z - y * w), S(2) * (y * z + x * w), S(1) - S(2) * (x * x + y * y);
+    return R;
+}
+
 // ʲX_λ(q) = X_J(q) X_tree: the transform from the parent's frame to body i's frame.
 template <class S> Transform<S> joint_transform(const Joint& joint, const S* q) {
     using std::cos;
@@ -46,25 +56,19 @@ template <class S> Transform<S> joint_transform(const Joint& joint, const S* q) 
             break;
         }
         case JointType::Prismatic: X_J.r = joint.axis.cast<S>() * q[0]; break;
-        case JointType::Floating: {
-            // q = (position in the parent frame, unit quaternion x, y, z, w of the body's orientation)
-            const S x = q[3], y = q[4], z = q[5], w = q[6];
-            Mat3<S> R;
-            R << S(1) - S(2) * (y * y + z * z), S(2) * (x * y - z * w), S(2) * (x * z + y * w),  //
-                S(2) * (x * y + z * w), S(1) - S(2) * (x * x + z * z), S(2) * (y * z - x * w),  //
-                S(2) * (x * z - y * w), S(2) * (y * z + x * w), S(1) - S(2) * (x * x + y * y);
-            X_J.E = R.transpose();
+        case JointType::Floating:  // q = (position in the parent frame, the body's orientation)
+            X_J.E = rotation<S>(q + 3).transpose();
             X_J.r << q[0], q[1], q[2];
             break;
-        }
+        case JointType::Ball: X_J.E = rotation<S>(q).transpose(); break;
     }
     return X_J;
 }
 
 // ʲX_λ(q) as screws: rz(q + θ) xlt(d ẑ) · rx(α) xlt(a x̂) · rz(θ₀) xlt(d₀ ẑ) for a revolute (or
 // prismatic, d + q) joint along z whose X_tree the frame choice stored as screws (Body::screws),
-// rz(q) and X_tree when it has none; otherwise (a joint not along z, a floating joint) X_J X_tree as
-// one general transform.
+// rz(q) and X_tree when it has none; otherwise (a joint not along z, a floating or ball joint) X_J X_tree
+// as one general transform.
 template <class S> ScrewChain<S> X_up(const Body& body, const S* q) {
     const Joint& joint = body.joint;
     const S* qi = q + body.q_index;
@@ -84,9 +88,10 @@ template <class S> ScrewChain<S> X_up(const Body& body, const S* q) {
     } else {
         z.k = -1;  // a general joint: one general transform, X_J X_tree composed
         z.X = joint_transform<S>(joint, qi) * tree_transform<S>(body);
-        if (joint.type == JointType::Floating && body.X_tree.E == Mat3<double>::Identity() && body.X_tree.r.isZero()) {
+        const int at = joint.quaternion_at();
+        if (at >= 0 && body.X_tree.E == Mat3<double>::Identity() && body.X_tree.r.isZero()) {
             z.has_quaternion = true;
-            z.u = Vec3<S>(qi[3], qi[4], qi[5]), z.w = qi[6];
+            z.u = Vec3<S>(qi[at], qi[at + 1], qi[at + 2]), z.w = qi[at + 3];
         }
         X.push(z);
         return X;
@@ -116,6 +121,7 @@ template <class S> Vec6<S> motion(const Joint& joint, const S* x) {
     switch (joint.type) {
         case JointType::Revolute: return spatial<S>(joint.axis.cast<S>() * x[0], Vec3<S>::Zero());
         case JointType::Prismatic: return spatial<S>(Vec3<S>::Zero(), joint.axis.cast<S>() * x[0]);
+        case JointType::Ball: return spatial<S>(Vec3<S>(x[0], x[1], x[2]), Vec3<S>::Zero());
         case JointType::Floating: break;
     }
     Vec6<S> m;
@@ -130,6 +136,9 @@ template <class S> void project(const Joint& joint, const Vec6<S>& f, S* out) {
         case JointType::Prismatic: out[0] = joint.axis.cast<S>().dot(lin(f)); return;
         case JointType::Floating:
             for (int k = 0; k < 6; ++k) out[k] = f[k];
+            return;
+        case JointType::Ball:
+            for (int k = 0; k < 3; ++k) out[k] = f[k];
             return;
     }
 }

@@ -61,7 +61,7 @@ Layout model_layout(const Model& model) {
     layout.dof_names = model.dof_names();
     if (model.gravity) layout.gravity = *model.gravity;
     for (const Body& b : model.bodies)
-        layout.joints.push_back({b.joint_name, b.joint.type == JointType::Floating, b.q_index, b.v_index});
+        layout.joints.push_back({b.joint_name, b.joint.type == JointType::Floating, b.joint.type == JointType::Ball, b.q_index, b.v_index});
     return layout;
 }
 

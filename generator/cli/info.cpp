@@ -21,13 +21,16 @@ void info(const ModelArgs& args, bool json, std::ostream& out) {
     const std::vector<int> lambda_e = expanded_parent(model);
     const CostQuantities c = cost_quantities(lambda), ce = cost_quantities(lambda_e);
     const std::vector<int> d = depths(lambda);
-    int revolute = 0, prismatic = 0, planar = 0, floating = 0, links = 0;
+    int revolute = 0, prismatic = 0, planar = 0, floating = 0, ball = 0, links = 0;
     for (const Body& b : model.bodies) {
         links += b.is_link();
         if (b.planar >= 0)
             planar += b.planar == 2;
         else
-            (b.joint.type == JointType::Revolute ? revolute : b.joint.type == JointType::Prismatic ? prismatic : floating) += 1;
+            (b.joint.type == JointType::Revolute    ? revolute
+             : b.joint.type == JointType::Prismatic ? prismatic
+             : b.joint.type == JointType::Ball      ? ball
+                                                    : floating) += 1;
     }
     const int merged = static_cast<int>(model.frames.size()) - links - (model.floating_base ? 0 : 1);
     nlohmann::ordered_json armature = nlohmann::ordered_json::object();  // joint → its armature, where it has one
@@ -45,7 +48,7 @@ void info(const ModelArgs& args, bool json, std::ostream& out) {
         j["root_link"] = model.root_link;
         j["floating_base"] = model.floating_base;
         j["bodies"] = model.N();
-        j["joints"] = {{"revolute", revolute}, {"prismatic", prismatic}, {"planar", planar}, {"floating", floating}, {"fixed_merged", merged}};
+        j["joints"] = {{"revolute", revolute}, {"prismatic", prismatic}, {"planar", planar}, {"ball", ball}, {"floating", floating}, {"fixed_merged", merged}};
         j["joint_order"] = model.joint_names();
         j["dof"] = model.nv;
         j["nq"] = model.nq;
@@ -71,8 +74,9 @@ void info(const ModelArgs& args, bool json, std::ostream& out) {
     out << fmt::format("robot {} ({})\n", model.name, model.source);
     out << fmt::format("  bodies            {} moving, root link '{}'{}\n", model.N(), model.root_link,
                        model.floating_base ? " on a floating base" : "");
-    out << fmt::format("  joints            {} revolute, {} prismatic, {}{} floating; {} fixed joints merged\n", revolute,
-                       prismatic, planar ? fmt::format("{} planar (3 coordinates each), ", planar) : "", floating, merged);
+    out << fmt::format("  joints            {} revolute, {} prismatic, {}{}{} floating; {} fixed joints merged\n", revolute,
+                       prismatic, planar ? fmt::format("{} planar (3 coordinates each), ", planar) : "",
+                       ball ? fmt::format("{} ball (a quaternion, 3 velocities each), ", ball) : "", floating, merged);
     out << fmt::format("  DoF               {} (q has {} coordinates)\n", model.nv, model.nq);
     out << fmt::format("  tree depth        {}\n", depth);
     out << fmt::format("  branching bodies  {} ({} terminal chains)\n", branching_bodies(lambda), leaf_bodies(lambda));

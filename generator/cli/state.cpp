@@ -21,6 +21,15 @@ void read_array(const nlohmann::json& j, double* out, int n, const std::string& 
     for (int k = 0; k < n; ++k) out[k] = number(j[k], file, key + "[" + std::to_string(k) + "]");
 }
 
+// A unit quaternion [x, y, z, w] (within 1e-3; scaled to 1).
+void read_unit_quaternion(const nlohmann::json& j, double* out, const std::string& file, const std::string& key) {
+    read_array(j, out, 4, file, key);
+    const double norm = Eigen::Map<Eigen::Vector4d>(out).norm();
+    if (std::abs(norm - 1.0) > 1e-3)
+        throw Error(file + ": '" + key + "' has norm " + std::to_string(norm) + "; give a unit quaternion [x, y, z, w]");
+    Eigen::Map<Eigen::Vector4d>(out) /= norm;
+}
+
 void check_keys(const nlohmann::json& j, const std::string& file, const std::string& where,
                 std::initializer_list<const char*> allowed) {
     if (!j.is_object()) throw Error(file + ": '" + where + "' must be a JSON object");
@@ -82,7 +91,9 @@ State parse_state(const Layout& model, const nlohmann::json& json, const std::st
     for (const JointLayout& j : model.joints)
         if (!j.floating) by_name[j.name] = &j;
     const JointLayout* base = floating_root(model);
-    if (base) s.q[base->q_index + 6] = 1.0, s.base_q_index = base->q_index;  // identity quaternion
+    if (base) s.q[base->q_index + 6] = 1.0, s.base_q_index = base->q_index;  // identity quaternions
+    for (const JointLayout& j : model.joints)
+        if (j.ball) s.q[j.q_index + 3] = 1.0, s.ball_q_index.push_back(j.q_index);
 
     const std::pair<const char*, double*> vectors[] = {{"q", nullptr}, {"v", s.v.data()}, {"a", s.a.data()}, {"tau", s.tau.data()}};
     for (const auto& [section, out] : vectors) {
@@ -94,7 +105,13 @@ State parse_state(const Layout& model, const nlohmann::json& json, const std::st
             if (it == by_name.end())
                 throw Error(file + ": '" + section + "' names joint '" + joint + "', which " + model.source +
                             " does not have as a moving joint; use one of the joints `rbdgen info` lists");
-            const double x = number(value, file, std::string(section) + "." + joint);
+            const std::string key = std::string(section) + "." + joint;
+            if (it->second->ball) {  // [x, y, z, w] in q, [3] otherwise
+                if (out) read_array(value, out + it->second->v_index, 3, file, key + " (a ball joint's, about its body's axes)");
+                else read_unit_quaternion(value, s.q.data() + it->second->q_index, file, key + " (a ball joint's quaternion [x, y, z, w])");
+                continue;
+            }
+            const double x = number(value, file, key);
             if (out) out[it->second->v_index] = x;
             else s.q[it->second->q_index] = x;
         }
@@ -114,8 +131,18 @@ State parse_state(const Layout& model, const nlohmann::json& json, const std::st
             if (!values.is_array() || values.empty())
                 throw Error(file + ": 'motion." + joint + "' must be a non-empty array [q, q', q'', ...] (N + 2 values for --ncmtm-order N)");
             State::MotionEntry e{joint, *it->second, {}};
-            for (size_t k = 0; k < values.size(); ++k)
-                e.values.push_back({number(values[k], file, "motion." + joint + "[" + std::to_string(k) + "]")});
+            for (size_t k = 0; k < values.size(); ++k) {
+                const std::string key = "motion." + joint + "[" + std::to_string(k) + "]";
+                if (!it->second->ball) {
+                    e.values.push_back({number(values[k], file, key)});
+                } else if (k == 0) {
+                    e.values.emplace_back(4);
+                    read_unit_quaternion(values[k], e.values.back().data(), file, key + " (a ball joint's quaternion [x, y, z, w])");
+                } else {
+                    e.values.emplace_back(3);
+                    read_array(values[k], e.values.back().data(), 3, file, key + " (a ball joint's, about its body's axes)");
+                }
+            }
             s.motion.push_back(e);
         }
     }
@@ -143,15 +170,7 @@ State parse_state(const Layout& model, const nlohmann::json& json, const std::st
             s.motion.push_back(e);
         }
         if (b.contains("position")) read_array(b["position"], s.q.data() + base->q_index, 3, file, "base.position");
-        if (b.contains("quaternion")) {
-            double* quat = s.q.data() + base->q_index + 3;
-            read_array(b["quaternion"], quat, 4, file, "base.quaternion");
-            const double norm = Eigen::Map<Eigen::Vector4d>(quat).norm();
-            if (std::abs(norm - 1.0) > 1e-3)
-                throw Error(file + ": 'base.quaternion' has norm " + std::to_string(norm) +
-                            "; give a unit quaternion [x, y, z, w]");
-            Eigen::Map<Eigen::Vector4d>(quat) /= norm;
-        }
+        if (b.contains("quaternion")) read_unit_quaternion(b["quaternion"], s.q.data() + base->q_index + 3, file, "base.quaternion");
         if (b.contains("velocity")) read_array(b["velocity"], s.v.data() + base->v_index, 6, file, "base.velocity");
         if (b.contains("acceleration")) read_array(b["acceleration"], s.a.data() + base->v_index, 6, file, "base.acceleration");
         if (b.contains("wrench")) read_array(b["wrench"], s.tau.data() + base->v_index, 6, file, "base.wrench");
@@ -233,7 +252,8 @@ void require_motion(const State& state, int order) {
 
 std::vector<double> motion_positions(const State& state) {
     std::vector<double> q(state.q.size(), 0.0);
-    if (state.base_q_index >= 0) q[state.base_q_index + 6] = 1.0;  // identity quaternion
+    if (state.base_q_index >= 0) q[state.base_q_index + 6] = 1.0;  // identity quaternions
+    for (const int at : state.ball_q_index) q[at + 3] = 1.0;
     for (const State::MotionEntry& e : state.motion)
         for (size_t k = 0; k < e.values.at(0).size(); ++k) q[e.joint.q_index + k] = e.values[0][k];
     return q;
@@ -285,6 +305,9 @@ nlohmann::ordered_json joint_vector_json(const Layout& layout, const std::vector
         if (j.floating) {
             for (int k = 0; k < 6; ++k) check_finite(layout, x[j.v_index + k], result, "the floating base");
             out["base"] = std::vector<double>(x.begin() + j.v_index, x.begin() + j.v_index + 6);
+        } else if (j.ball) {
+            for (int k = 0; k < 3; ++k) check_finite(layout, x[j.v_index + k], result, "joint '" + j.name + "'");
+            out[j.name] = std::vector<double>(x.begin() + j.v_index, x.begin() + j.v_index + 3);
         } else {
             check_finite(layout, x[j.v_index], result, "joint '" + j.name + "'");
             out[j.name] = x[j.v_index];

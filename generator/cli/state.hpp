@@ -7,7 +7,9 @@
 //    "parameters": {"<link>": [m, mcx, mcy, mcz, Ixx, Ixy, Iyy, Ixz, Iyz, Izz], ...},   (a payload, same frame)
 //    "motion": {"<joint>": [q, q', q'', ...], ...}}   (the N-CMTM kernels: N + 2 values a joint; a floating
 //    base as "base": {"motion": [[position 3, quaternion 4], [velocity 6], [acceleration 6], ...]})
-// Absent entries are zero (the quaternion defaults to the identity, gravity to (0, 0, −9.81)).
+// A ball joint's entries are arrays: "q" its unit quaternion [x, y, z, w], "v", "a" and "tau" [3] (about
+// the body's axes), "motion" [[x, y, z, w], [3], [3], ...].
+// Absent entries are zero (a quaternion defaults to the identity, gravity to (0, 0, −9.81)).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -26,6 +28,7 @@ namespace rbdgen {
 struct JointLayout {
     std::string name;
     bool floating = false;  // a floating joint is addressed as "base"
+    bool ball = false;      // a ball joint: a quaternion in q, three velocities
     int q_index = 0, v_index = 0;
 };
 struct Layout {
@@ -51,6 +54,7 @@ struct State {
     std::vector<MotionEntry> motion;
     bool has_motion = false;
     int base_q_index = -1;  // the floating base's first coordinate, if there is one
+    std::vector<int> ball_q_index;  // each ball joint's quaternion
     std::string file;                                          // where it was read, for messages
 };
 

@@ -25,16 +25,15 @@ struct Draw {
         std::vector<double> v(model.nq);
         for (const Body& b : model.bodies) {
             double* x = v.data() + b.q_index;
-            if (b.joint.type == JointType::Floating) {
-                double norm = 0;
-                for (int k = 0; k < 7; ++k) x[k] = u(), norm += k >= 3 ? x[k] * x[k] : 0;
-                for (int k = 3; k < 7; ++k) x[k] /= std::sqrt(norm);
+            if (!b.joint.one_dof()) {
+                for (int k = 0; k < b.joint.nq(); ++k) x[k] = u();
             } else if (kind == Kind::RightAngles && b.joint.type == JointType::Revolute) {
                 x[0] = std::numbers::pi / 2 * std::floor(4 * (u() + 1));
             } else {
                 x[0] = 3 * u();
             }
         }
+        normalize_quaternions(model, v.data());
         return v;
     }
     double speed() const { return kind == Kind::Fast ? 10.0 : 1.0; }

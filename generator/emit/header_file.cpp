@@ -52,10 +52,12 @@ std::string header_file(const Context& c, const std::vector<Emitted>& kernels, c
     for (const Body& b : model.bodies) {
         joint_comments += fmt::format("//   {:<24} {} (q[{}], qd[{}])\n", comment_text(b.joint_name),
                                       b.joint.type == JointType::Floating ? "floating" :
+                                      b.joint.type == JointType::Ball     ? "ball" :
                                       b.joint.type == JointType::Revolute ? "revolute" : "prismatic",
                                       b.q_index, b.v_index);
-        joint_table += fmt::format("    {{{}, {}, {}, {}}},\n", string_literal(b.joint_name),
-                                   b.joint.type == JointType::Floating ? "true" : "false", b.q_index, b.v_index);
+        joint_table += fmt::format("    {{{}, {}, {}, {}, {}}},\n", string_literal(b.joint_name),
+                                   b.joint.type == JointType::Floating ? "true" : "false",
+                                   b.joint.type == JointType::Ball ? "true" : "false", b.q_index, b.v_index);
     }
     for (const std::string& d : model.dof_names()) dof_names += "    " + string_literal(d) + ",\n";
     if (!c.payload_links.empty()) {  // the URDF's values of the kernels' input pi

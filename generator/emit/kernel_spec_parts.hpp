@@ -28,7 +28,7 @@ inline int three(const Model&) { return 3; }
 inline int ltdl_nonzeros(const Model& m) { return static_cast<int>(ltdl_rows(expanded_parent(m)).col.size()); }
 
 inline ArraySpec q_in() {
-    return {"q", "joint positions (a floating base: position, then quaternion x, y, z, w)", nq, {}, ArrayLayout::Vector,
+    return {"q", "joint positions (a floating base: position, then quaternion x, y, z, w; a ball joint: quaternion x, y, z, w)", nq, {}, ArrayLayout::Vector,
             StateField::Q, true};
 }
 inline ArraySpec qd_in() {

@@ -21,8 +21,7 @@ std::vector<VecX<double>> kernel_outputs(const Model& model, uint64_t seed) {
     std::uniform_real_distribution<double> u(-1, 1);
     const auto random = [&](int n, double scale) { return VecX<double>(VecX<double>::NullaryExpr(n, [&] { return scale * u(rng); })); };
     VecX<double> q = random(model.nq, 3);
-    for (const Body& b : model.bodies)
-        if (b.joint.type == JointType::Floating) q.segment<4>(b.q_index + 3).normalize();
+    normalize_quaternions(model, q.data());
     const VecX<double> qd = random(model.nv, 2), qdd = random(model.nv, 5), tau = random(model.nv, 20);
     const bool fd = forward_dynamics_refusal(model).empty(), mass = total_mass(model) > 0;
     const std::vector<std::string>& massive = mass_kernel_names();
@@ -129,8 +128,7 @@ void refuse_overflow(const Model& model, const std::string& scalar) {
     std::uniform_real_distribution<double> u(-1, 1);
     for (int s = 0; s < 4; ++s) {
         VecX<double> q = VecX<double>::NullaryExpr(model.nq, [&] { return 3 * u(rng); });
-        for (const Body& b : model.bodies)
-            if (b.joint.type == JointType::Floating) q.segment<4>(b.q_index + 3).normalize();
+        normalize_quaternions(model, q.data());
         const VecX<double> qd = VecX<double>::NullaryExpr(model.nv, [&] { return u(rng); });
         const VecX<double> tau = rnea<double>(model, q, qd, qd, Vec3<double>(0, 0, -9.81));
         const MatX<double> H = crba<double>(model, q);

@@ -13,7 +13,7 @@ using V3 = Vec3<double>;
 using M3 = Mat3<double>;
 using X = Transform<double>;
 
-bool one_dof(const Body& b) { return b.joint.type != JointType::Floating; }
+bool one_dof(const Body& b) { return b.joint.one_dof(); }
 
 // Tolerances of the frame choice, all far below any physical length or angle (unit directions and
 // rotation entries are O(1); lengths in metres):

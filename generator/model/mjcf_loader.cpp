@@ -483,6 +483,10 @@ private:
         // One model body a joint, in the joint's frame: at its anchor, with the MJCF body's axes.
         X X_tree = X_parent * parent.X_U * (parent.body >= 0 ? model_.bodies[parent.body].X_urdf : X());
         V3 anchor_before = V3::Zero();
+        const auto type_of = [&](const TiXmlElement& j) {
+            const char* t = value(j, class_of(j, at.childclass), "type");
+            return tag(j) == "freejoint" ? std::string("free") : std::string(t ? t : "hinge");
+        };
         for (size_t k = 0; k < joints.size(); ++k) {
             const TiXmlElement& j = *joints[k];
             const std::string cls = class_of(j, at.childclass);
@@ -490,7 +494,8 @@ private:
             b.lambda = k == 0 ? parent.body : model_.N() - 1;
             const int jid = id_.at(&j);
             const char* jn = attribute(j, "name");
-            const bool free = tag(j) == "freejoint" || std::string(value(j, cls, "type") ? value(j, cls, "type") : "hinge") == "free";
+            const std::string type = type_of(j);
+            const bool free = type == "free";
             b.joint_name = jn ? jn : free && !joint_names_.count("floating_base") ? "floating_base" : "joint" + std::to_string(jid);
             if (!joint_names_.insert(b.joint_name).second) throw Error(where(j) + ": a second joint named '" + b.joint_name + "'; rename one");
             b.name = k + 1 == joints.size() ? name : b.joint_name;
@@ -508,23 +513,28 @@ private:
                 model_.floating_base = true;
                 X_tree = X();
             } else {
-                const std::string type = value(j, cls, "type") ? value(j, cls, "type") : "hinge";
-                if (type == "ball")
-                    throw Error(where(j) + ": a ball joint, which rbdgen does not model yet; replace it by three hinges");
-                if (type != "hinge" && type != "slide")
+                if (type != "hinge" && type != "slide" && type != "ball")
                     throw Error(where(j) + ": type=\"" + type + "\"; write hinge, slide, ball or free");
                 const std::vector<double> p = numbers_or(j, cls, "pos", {0, 0, 0}, {3});
-                const std::vector<double> a = numbers_or(j, cls, "axis", {0, 0, 1}, {3});
-                const V3 anchor(p[0], p[1], p[2]), axis(a[0], a[1], a[2]);
-                if (axis.norm() < 1e-12) throw Error(where(j) + ": axis=\"" + std::string(value(j, cls, "axis")) + "\" is zero; write a nonzero axis");
-                const double ref = numbers_or(j, cls, "ref", {0}, {1})[0];
-                b.joint.type = type == "hinge" ? JointType::Revolute : JointType::Prismatic;
-                b.joint.axis = axis.normalized();
+                const V3 anchor(p[0], p[1], p[2]);
                 V3 shift = anchor - anchor_before;  // MuJoCo's q − ref moves the joint: the slide's ref in X_tree
-                if (type == "hinge")
-                    b.joint.offset = -angle(ref);
-                else
-                    shift -= ref * b.joint.axis;
+                if (type == "ball") {  // turns the body about its anchor, in the body's axes: no axis, no ref
+                    for (size_t later = k + 1; later < joints.size(); ++later)
+                        if (type_of(*joints[later]) != "slide")
+                            throw Error(where(j) + ": a ball joint followed by a rotation in its body (MuJoCo refuses it too); put the ball joint last, or the other joint in a child body");
+                    b.joint.type = JointType::Ball;
+                } else {
+                    const std::vector<double> a = numbers_or(j, cls, "axis", {0, 0, 1}, {3});
+                    const V3 axis(a[0], a[1], a[2]);
+                    if (axis.norm() < 1e-12) throw Error(where(j) + ": axis=\"" + std::string(value(j, cls, "axis")) + "\" is zero; write a nonzero axis");
+                    const double ref = numbers_or(j, cls, "ref", {0}, {1})[0];
+                    b.joint.type = type == "hinge" ? JointType::Revolute : JointType::Prismatic;
+                    b.joint.axis = axis.normalized();
+                    if (type == "hinge")
+                        b.joint.offset = -angle(ref);
+                    else
+                        shift -= ref * b.joint.axis;
+                }
                 X_tree = placed(M3::Identity(), shift) * X_tree;
                 anchor_before = anchor;
             }

@@ -1,6 +1,7 @@
 #include "model/model.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace rbdgen {
 
@@ -22,6 +23,8 @@ std::vector<std::string> Model::dof_names() const {
     for (const Body& b : bodies) {
         if (b.joint.type == JointType::Floating)
             for (const char* d : base_dofs) names.push_back(b.joint_name + "." + d);
+        else if (b.joint.type == JointType::Ball)
+            for (int k = 0; k < 3; ++k) names.push_back(b.joint_name + "." + base_dofs[k]);
         else
             names.push_back(b.joint_name);
     }
@@ -86,6 +89,16 @@ void assign_indices(Model& model) {
         b.v_index = model.nv;
         model.nq += b.joint.nq();
         model.nv += b.joint.nv();
+    }
+}
+
+void normalize_quaternions(const Model& model, double* q) {
+    for (const Body& b : model.bodies) {
+        const int at = b.joint.quaternion_at();
+        if (at < 0) continue;
+        double* x = q + b.q_index + at;
+        const double norm = std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3]);
+        for (int k = 0; k < 4; ++k) x[k] /= norm;
     }
 }
 

@@ -11,7 +11,9 @@
 
 namespace rbdgen {
 
-enum class JointType { Revolute, Prismatic, Floating };
+// A ball joint turns its body about the joint's origin: q a unit quaternion (x, y, z, w), q̇ the angular
+// velocity in the body's coordinates (a floating base's without the translation).
+enum class JointType { Revolute, Prismatic, Floating, Ball };
 
 struct Joint {
     JointType type = JointType::Revolute;
@@ -20,8 +22,12 @@ struct Joint {
     // The rotor's inertia reflected through the gear (MJCF armature): τ += armature q̈ on each of the
     // joint's velocities, H's diagonal entries grow by it.
     double armature = 0;
-    int nq() const { return type == JointType::Floating ? 7 : 1; }
-    int nv() const { return type == JointType::Floating ? 6 : 1; }
+    int nq() const { return type == JointType::Floating ? 7 : type == JointType::Ball ? 4 : 1; }
+    int nv() const { return type == JointType::Floating ? 6 : type == JointType::Ball ? 3 : 1; }
+    // Where the joint's unit quaternion (x, y, z, w) starts in its q: after a floating joint's position,
+    // first for a ball joint; -1 for a 1-DoF joint.
+    int quaternion_at() const { return type == JointType::Floating ? 3 : type == JointType::Ball ? 0 : -1; }
+    bool one_dof() const { return nv() == 1; }
 };
 
 // X_tree as Featherstone's axial screws xlt(d ẑ) rx(α) xlt(a x̂) rz(θ₀) xlt(d₀ ẑ) (§5; a DH transform
@@ -111,5 +117,8 @@ std::string forward_dynamics_refusal(const Model& model);
 
 // Build the coordinate indices (q_index, v_index, nq, nv) from the bodies' joints.
 void assign_indices(Model& model);
+
+// Each joint's quaternion in q (NQ entries) scaled to unit length: a random q made a configuration.
+void normalize_quaternions(const Model& model, double* q);
 
 }  // namespace rbdgen

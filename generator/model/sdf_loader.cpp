@@ -269,19 +269,19 @@ private:
             visit(child, body, relative(T_link, child.T) * X_link_U);
             return;
         }
-        const char* refused = j.type == sdf::JointType::BALL        ? "a ball joint, which rbdgen does not model yet; replace it by three revolute joints"
-                              : j.type == sdf::JointType::REVOLUTE2 ? "a revolute2 joint, which rbdgen does not model; write a universal joint or two revolute joints"
+        const char* refused = j.type == sdf::JointType::REVOLUTE2 ? "a revolute2 joint, which rbdgen does not model; write a universal joint or two revolute joints"
                               : j.type == sdf::JointType::SCREW     ? "a screw joint, which rbdgen does not model; write a revolute or a prismatic joint"
                               : j.type == sdf::JointType::GEARBOX   ? "a gearbox joint, which rbdgen does not model; write revolute joints"
-                              : j.type == sdf::JointType::INVALID   ? "a joint of no known type; write revolute, continuous, prismatic, universal or fixed"
+                              : j.type == sdf::JointType::INVALID   ? "a joint of no known type; write revolute, continuous, prismatic, universal, ball or fixed"
                                                                     : nullptr;
         if (refused) throw Error(j.where + " is " + refused);
+        const bool ball = j.type == sdf::JointType::BALL;  // turns the child about the joint's origin, in the joint's axes
         const size_t n = j.type == sdf::JointType::UNIVERSAL ? 2 : 1;
-        if (j.axes.size() < n) throw Error(j.where + " has no <axis" + std::string(n == 2 ? "2" : "") + ">; give it one");
+        if (!ball && j.axes.size() < n) throw Error(j.where + " has no <axis" + std::string(n == 2 ? "2" : "") + ">; give it one");
         X X_tree = relative(T_link, j.T) * X_link_U * X_U_body;  // the joint's frame from the body's
         int parent = body;
         for (size_t k = 0; k < n; ++k) {
-            const V3 axis = j.T.R.transpose() * j.axes[k];
+            const V3 axis = ball ? V3::UnitZ() : V3(j.T.R.transpose() * j.axes[k]);
             if (!axis.allFinite() || axis.norm() < 1e-12) throw Error(j.where + ": a zero or non-finite axis; give a nonzero <xyz>");
             Body b;
             b.lambda = parent;
@@ -291,7 +291,7 @@ private:
             if (b.joint_only && (link_index_.count(b.name) || joint_names_.count(b.name)))
                 throw Error(j.where + ": a universal joint names its coordinates " + j.name + ".axis and .axis2, and the model has a link or joint '" + b.name + "'; rename one");
             if (!joint_names_.insert(b.joint_name).second) throw Error(j.where + ": a second joint of that name; rename one");
-            b.joint.type = j.type == sdf::JointType::PRISMATIC ? JointType::Prismatic : JointType::Revolute;
+            b.joint.type = ball ? JointType::Ball : j.type == sdf::JointType::PRISMATIC ? JointType::Prismatic : JointType::Revolute;
             b.joint.axis = axis.normalized();
             if (j.armature != 0) b.joint.armature = j.armature, b.armature_from = "the file";
             b.X_tree = X_tree;

@@ -47,7 +47,7 @@ std::vector<SnapGroup> near_exact_groups(const Model& model, double tol) {
         for (int k = 0; k < 3; ++k)
             if (near_zero(b.X_tree.r[k], tol)) change = std::max(change, std::abs(b.X_tree.r[k]));
         add(SnapGroup::Kind::Translation, change);
-        if (b.joint.type != JointType::Floating) add(SnapGroup::Kind::Axis, change_of_all(b.joint.axis, tol));
+        if (b.joint.one_dof()) add(SnapGroup::Kind::Axis, change_of_all(b.joint.axis, tol));
     }
     return groups;
 }

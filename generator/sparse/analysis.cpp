@@ -55,7 +55,7 @@ long fused_operations(const Model& model, const ProblemAnalysis& a) {
 
 // Joint positions for the pivot check: every fourth state has each revolute joint's angle (its
 // offset included) at a multiple of π/2, every fourth half of them, the rest are uniform; a
-// floating base turns by multiples of π/2 about x, y and z in the first kind.
+// floating base or ball joint turns by multiples of π/2 about x, y and z in the first kind.
 VecX<double> check_state(const Model& model, int s, std::mt19937_64& rng) {
     std::uniform_real_distribution<double> u(-M_PI, M_PI);
     std::uniform_int_distribution<int> quarter(-2, 2);
@@ -68,7 +68,8 @@ VecX<double> check_state(const Model& model, int s, std::mt19937_64& rng) {
                 q[b.q_index] = right_angles ? quarter(rng) * M_PI / 2 - b.joint.offset : u(rng);
                 break;
             case JointType::Prismatic: q[b.q_index] = right_angles ? 0.0 : u(rng) / 3; break;
-            case JointType::Floating: {
+            case JointType::Floating:
+            case JointType::Ball: {
                 Eigen::Quaterniond r;
                 if (right_angles)
                     r = Eigen::AngleAxisd(quarter(rng) * M_PI / 2, Eigen::Vector3d::UnitX()) *
@@ -76,8 +77,8 @@ VecX<double> check_state(const Model& model, int s, std::mt19937_64& rng) {
                         Eigen::AngleAxisd(quarter(rng) * M_PI / 2, Eigen::Vector3d::UnitZ());
                 else
                     r = Eigen::Quaterniond::UnitRandom();
-                q.segment<3>(b.q_index) = Eigen::Vector3d(u(rng), u(rng), u(rng));
-                q.segment<4>(b.q_index + 3) = r.coeffs();  // x, y, z, w
+                if (b.joint.type == JointType::Floating) q.segment<3>(b.q_index) = Eigen::Vector3d(u(rng), u(rng), u(rng));
+                q.segment<4>(b.q_index + b.joint.quaternion_at()) = r.coeffs();  // x, y, z, w
                 break;
             }
         }

@@ -85,11 +85,9 @@ protected:
         std::uniform_real_distribution<double> u(-1, 1);
         const auto rounded = robot.round;
         q = VecX<double>::NullaryExpr(model.nq, [&] { return rounded(3 * u(rng)); });
+        normalize_quaternions(model, q.data());
         for (const Body& b : model.bodies)
-            if (b.joint.type == JointType::Floating) {
-                q.segment<4>(b.q_index + 3).normalize();
-                for (int k = 3; k < 7; ++k) q[b.q_index + k] = rounded(q[b.q_index + k]);
-            }
+            for (int k = 0; k < 4 && !b.joint.one_dof(); ++k) q[b.q_index + b.joint.quaternion_at() + k] = rounded(q[b.q_index + b.joint.quaternion_at() + k]);
         qd = VecX<double>::NullaryExpr(model.nv, [&] { return rounded(2 * u(rng)); });
         qdd = VecX<double>::NullaryExpr(model.nv, [&] { return rounded(5 * u(rng)); });
         tau = VecX<double>::NullaryExpr(model.nv, [&] { return rounded(20 * u(rng)); });
