@@ -21,6 +21,7 @@
 #include "algorithms/rnea.hpp"
 #include "emit/kernel.hpp"
 #include "model/error.hpp"
+#include "model/load_model.hpp"
 #include "emit/prepare.hpp"
 #include "sparse/analysis.hpp"
 #include "test_support.hpp"
@@ -32,6 +33,7 @@ struct Contacts {
     std::string urdf;
     std::vector<std::string> links;
     bool point = false, shared = false;
+    bool add_floating_base = true;  // --floating-base (an MJCF file's free joint is its own)
 };
 void PrintTo(const Contacts& c, std::ostream* os) { *os << c.urdf; }
 
@@ -39,6 +41,8 @@ std::vector<Contacts> floating_robots() {
     std::vector<Contacts> r{{test::project_model("humanoid30.urdf"), {"link006", "link012"}},
                             {test::project_model("quadruped.urdf"), {"link003", "link006", "link009", "link012"}, true},
                             {test::project_model("arm7.urdf"), {"link007"}}};
+    // MJCF: its own free joint, bodies of several joints; point contacts at sites, one beyond a ball joint (the neck)
+    r.push_back({test::project_model("mjcf/forms_degree.xml"), {"sole", "eye"}, true, false, false});
     r.push_back({test::shared_model("solo12.urdf"), {"FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"}, true, true});
     r.push_back({test::shared_model("talos_reduced.urdf"), {"left_sole_link", "right_sole_link"}, false, true});
     r.push_back({test::shared_model("talos_full_v2.urdf"), {"left_sole_link", "right_sole_link"}, false, true});
@@ -56,7 +60,7 @@ protected:
     void SetUp() override {
         if (GetParam().shared && !test::shared_models_present())
             GTEST_SKIP() << RBDGEN_SHARED_MODELS << " is absent (a user's own clone): " << GetParam().urdf << " not tested";
-        model = prepare_model(load_urdf(GetParam().urdf, {.floating_base = true})).model;
+        model = prepare_model(load_model(GetParam().urdf, {.floating_base = GetParam().add_floating_base})).model;
         for (const std::string& l : GetParam().links) frames.push_back(*link_frame(model, l));
         // the wrenches come in body order, as the problem lists its contacts
         std::sort(frames.begin(), frames.end(), [](const LinkFrame& a, const LinkFrame& b) { return a.body < b.body; });

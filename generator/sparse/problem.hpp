@@ -65,7 +65,7 @@ struct Problem {
     // An impact (Pinocchio's impulseDynamics): the same D with velocities in the accelerations' place.
     // The variables a_i and q̈_i are the body and joint velocities after the impact, f^x and τ impulses,
     // and b has no velocity product and no gravity but the momentum before the impact, −I_i v_i, in
-    // (3f_i): Σ over the tree gives H (q̇⁺ − q̇) = τ_impulse + Jᵀ Λ.
+    // (3f_i) (and a rotor's, −armature q̇_i, in (3τ_i)): Σ over the tree gives H (q̇⁺ − q̇) = τ_impulse + Jᵀ Λ.
     bool impulse = false;
     std::vector<std::string> contacts;  // the links in contact (sparse/problem_file.cpp), for messages
     // Constrained dynamics or an impact with every q̈ unknown and returned, every τ known or zero, one
@@ -128,6 +128,9 @@ NewtonEulerSystem<S> problem_system(const Model& model, const Problem& problem, 
         for (int i = 0; i < model.N(); ++i) {
             sys.b.segment(l.bodies[i].row_a, 6).setZero();
             sys.b.segment(l.bodies[i].row_f, 6) = -(model.bodies[i].I.template cast<S>() * kin.v[i]);
+            const Joint& joint = model.bodies[i].joint;  // the rotor's momentum before: −armature q̇_i in (3τ_i)
+            if (joint.armature != 0)
+                sys.b.segment(l.bodies[i].row_tau, joint.nv()) = -(qd.segment(model.bodies[i].v_index, joint.nv()) * S(joint.armature));
         }
     }
     for (int k = 0; k < rows; ++k) {
