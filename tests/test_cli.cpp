@@ -7,6 +7,8 @@
 
 #include "algorithms/regressor.hpp"
 #include "emit/kernel.hpp"
+#include "algorithms/rnea.hpp"
+#include "model/load_model.hpp"
 #include "model/urdf_loader.hpp"
 #include "test_support.hpp"
 
@@ -65,6 +67,9 @@ void round_trip(const std::string& urdf, const std::string& flags, json state) {
             if (joint == "base") {
                 for (int k = 0; k < 6; ++k)
                     EXPECT_NEAR(value[k].get<double>(), state["base"]["acceleration"][k].get<double>(), 1e-9) << key << " base " << k;
+            } else if (value.is_array()) {  // a ball joint's three
+                for (int k = 0; k < 3; ++k)
+                    EXPECT_NEAR(value[k].get<double>(), state["a"].contains(joint) ? state["a"][joint][k].get<double>() : 0.0, 1e-9) << key << " " << joint;
             } else {
                 const double expected = state["a"].contains(joint) ? state["a"][joint].get<double>() : 0.0;
                 EXPECT_NEAR(value.get<double>(), expected, 1e-9) << key << " " << joint;
@@ -191,6 +196,37 @@ TEST(Cli, EvalRoundTripFloatingBase) {
         {"base", {{"position", {1, 2, 3}}, {"quaternion", {0.1, 0.2, 0.3, 0.927361849549570}},
                   {"velocity", {0.1, -0.2, 0.3, 1.0, 0.5, -0.5}}, {"acceleration", {1, 2, 3, 4, 5, 6}}}}};
     round_trip(test::project_model("humanoid30.urdf"), "--floating-base", state);
+}
+
+// A ball joint's STATE.json entries are arrays (q its quaternion x, y, z, w; v, a, tau three about
+// its body's axes), and so are eval's results for it: the round trip, and rnea against the reference
+// at the same arrays.
+TEST(Cli, EvalRoundTripBallJoint) {
+    const std::string file = test::project_model("mjcf/forms_radian.xml");
+    const Eigen::Quaterniond Q(Eigen::AngleAxisd(0.9, Vec3<double>(0.3, -1, 0.4).normalized()));
+    const json state = {{"q", {{"j3", 0.4}, {"wrist_ball", {Q.x(), Q.y(), Q.z(), Q.w()}}}},
+                        {"v", {{"joint0", 0.3}, {"wrist_ball", {0.5, -1.0, 2.0}}}},
+                        {"a", {{"wrist_roll", 1.5}, {"wrist_ball", {-2.0, 0.7, 0.1}}}},
+                        {"gravity", {0.1, 0.2, -9.7}}};
+    round_trip(file, "", state);
+    const test::TempFile f("ball.json", state.dump());
+    const json e = run_json("eval " + file + " --state " + f.str());
+    const Model m = load_model(file);
+    VecX<double> q = VecX<double>::Zero(m.nq), qd = VecX<double>::Zero(m.nv), qdd = VecX<double>::Zero(m.nv);
+    const Body& ball = m.bodies[5];
+    ASSERT_EQ(ball.joint_name, "wrist_ball");
+    q[3] = 0.4, q.segment<4>(ball.q_index) << Q.x(), Q.y(), Q.z(), Q.w();
+    qd[0] = 0.3, qd.segment<3>(ball.v_index) << 0.5, -1.0, 2.0;
+    qdd[m.bodies[4].v_index] = 1.5, qdd.segment<3>(ball.v_index) << -2.0, 0.7, 0.1;
+    const VecX<double> tau = rnea<double>(m, q, qd, qdd, Vec3<double>(0.1, 0.2, -9.7));
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(e["rnea"]["wrist_ball"][k].get<double>(), tau[ball.v_index + k], 1e-12 * std::max(1.0, tau.norm()));
+    EXPECT_NEAR(e["rnea"]["wrist_roll"].get<double>(), tau[m.bodies[4].v_index], 1e-12 * std::max(1.0, tau.norm()));
+    for (const std::string bad : {R"({"q": {"wrist_ball": [0, 0, 0, 2]}})", R"({"v": {"wrist_ball": 1.0}})"}) {
+        const test::TempFile b("bad_ball.json", bad);
+        const test::CommandResult r = test::run("eval " + file + " --state " + b.str());
+        EXPECT_EQ(r.status, 1) << r.out;
+        EXPECT_NE(r.out.find("wrist_ball"), std::string::npos) << r.out;
+    }
 }
 
 TEST(Cli, SynthWritesALoadableUrdf) {

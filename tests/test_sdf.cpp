@@ -196,6 +196,33 @@ TEST(SdfFiles, NestedModelsAndRelativePosesAsComputedByHand) {
     EXPECT_DOUBLE_EQ(m.bodies[2].I.m, 0.8 + 0.3);
 }
 
+// A ball joint, posed 0.1 below its child's origin and rolled 0.3 about x from it (SDFormat poses a
+// joint in its child's frame): q = (x, y, z, w) turns the child about the joint's origin, in the
+// joint's axes, b's world pose T_J0 · Rot(q) · (T_J0⁻¹ T_b0), computed here by hand.
+TEST(SdfFiles, BallJointTurnsItsChildAboutTheJointsOrigin) {
+    const std::string sdf = R"(<sdf version="1.8"><model name="m"><link name="a"/>
+      <link name="b"><pose>0.1 0.2 0.3 0 0 0.5</pose><inertial><mass>1</mass></inertial></link>
+      <joint name="j" type="ball"><pose>0 0 -0.1 0.3 0 0</pose><parent>a</parent><child>b</child></joint></model></sdf>)";
+    const Model m = load_sdf_string(sdf, "ball.sdf");
+    ASSERT_EQ(m.nq, 4);
+    ASSERT_EQ(m.nv, 3);
+    EXPECT_EQ(m.bodies[0].joint.type, JointType::Ball);
+    EXPECT_EQ(m.dof_names(), (std::vector<std::string>{"j.wx", "j.wy", "j.wz"}));
+    using Eigen::AngleAxisd;
+    const Mat3<double> R_b0 = AngleAxisd(0.5, Vec3<double>::UnitZ()).toRotationMatrix();
+    const Vec3<double> p_b0(0.1, 0.2, 0.3);
+    const Mat3<double> R_J0 = R_b0 * AngleAxisd(0.3, Vec3<double>::UnitX()).toRotationMatrix();
+    const Vec3<double> p_J0 = p_b0 + R_b0 * Vec3<double>(0, 0, -0.1);
+    const Eigen::Quaterniond Q(AngleAxisd(0.8, Vec3<double>(1, -2, 0.5).normalized()));
+    VecX<double> q(4);
+    q << Q.x(), Q.y(), Q.z(), Q.w();
+    const Mat3<double> R_b = R_J0 * Q.toRotationMatrix() * R_J0.transpose() * R_b0;
+    const Vec3<double> p_b = p_J0 + R_J0 * Q.toRotationMatrix() * R_J0.transpose() * (p_b0 - p_J0);
+    const Transform<double>& X = world_poses(m, q).at("b");
+    EXPECT_LT((X.E.transpose() - R_b).norm(), 1e-14);
+    EXPECT_LT((X.r - p_b).norm(), 1e-14);
+}
+
 // A world with one model: its gravity is the robot's default.
 TEST(SdfFiles, WorldGivesGravity) {
     const std::string sdf = R"(<sdf version="1.8"><world name="w"><gravity>0 0 -3.71</gravity>

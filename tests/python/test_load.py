@@ -57,6 +57,17 @@ def test_load_reads_mjcf_and_rebuilds_after_an_included_file_changes(tmp_path):
     ball = robot.q_index["wrist_ball"]
     q[ball:ball + 4] /= np.linalg.norm(q[ball:ball + 4])  # the ball joint's quaternion, a unit one
     H = robot.crba(q).reshape(robot.NV, robot.NV)
+    # a ball joint's STATE.json entries are arrays: its quaternion [x, y, z, w], three velocities
+    qd = np.arange(robot.NV, dtype=float)
+    state = robot.state(q=q, qd=qd)
+    assert state["q"]["wrist_ball"] == list(q[ball:ball + 4])
+    iv = robot.v_index["wrist_ball"]
+    assert state["v"]["wrist_ball"] == list(qd[iv:iv + 3])
+    back = robot.arrays(state)
+    np.testing.assert_array_equal(back["q"], q)
+    np.testing.assert_array_equal(back["qd"], qd)
+    with pytest.raises(ValueError, match="wrist_ball"):
+        robot.arrays({"v": {"wrist_ball": [1.0, 2.0]}})
     e = np.eye(robot.NV)[0]
     np.testing.assert_allclose(robot.rnea(q, v, e) - robot.rnea(q, v, v), H[:, 0], atol=1e-12)
     defaults = tmp_path / "forms_radian_defaults.xml"
