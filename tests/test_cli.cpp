@@ -43,6 +43,18 @@ TEST(Cli, InfoJsonOfTheHumanoid) {
     EXPECT_EQ(j["branching_bodies"], 1);
 }
 
+// The joints by type, counted from the files by hand: forms_degree.xml's free joint, six hinges and one
+// in a body of three, a slide, a ball (the neck) and one welded body (the hand; its sites are no
+// joints); forms_radian.xml's body 'base' welded to the world, a body of a hinge and a ball.
+TEST(Cli, InfoCountsTheJointsOfMjcfFiles) {
+    const json d = run_json("info --json " + test::project_model("mjcf/forms_degree.xml"));
+    EXPECT_EQ(d["joints"], json({{"revolute", 7}, {"prismatic", 1}, {"planar", 0}, {"ball", 1}, {"floating", 1}, {"fixed_merged", 1}}));
+    EXPECT_EQ(d["dof"], 6 + 7 + 1 + 3);
+    EXPECT_EQ(d["nq"], 7 + 7 + 1 + 4);
+    const json r = run_json("info --json " + test::project_model("mjcf/forms_radian.xml"));
+    EXPECT_EQ(r["joints"], json({{"revolute", 4}, {"prismatic", 1}, {"planar", 0}, {"ball", 1}, {"floating", 0}, {"fixed_merged", 1}}));
+}
+
 TEST(Cli, InfoTextShowsPattern) {
     const test::CommandResult r = test::run("info " + test::project_model("dualarm.urdf"));
     EXPECT_EQ(r.status, 0);

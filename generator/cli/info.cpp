@@ -32,7 +32,9 @@ void info(const ModelArgs& args, bool json, std::ostream& out) {
              : b.joint.type == JointType::Ball      ? ball
                                                     : floating) += 1;
     }
-    const int merged = static_cast<int>(model.frames.size()) - links - (model.floating_base ? 0 : 1);
+    // every link that is no body's own, but the root on the fixed base (a URDF's, an SDFormat file's; MJCF's world is none)
+    int merged = -links;
+    for (const Frame& f : model.frames) merged += !f.named && !(f.body < 0 && f.name == model.root_link);
     nlohmann::ordered_json armature = nlohmann::ordered_json::object();  // joint → its armature, where it has one
     for (const Body& b : model.bodies)
         if (b.joint.armature != 0) armature[b.joint_name] = {{"value", b.joint.armature}, {"from", b.armature_from}};

@@ -450,7 +450,7 @@ private:
 
     void site(const TiXmlElement& e, const Attachment& at) {
         const std::string name = unique_frame_name(e, "site", id_.at(&e));
-        model_.frames.push_back({name, at.body, placement(e, class_of(e, at.childclass)) * at.X_U, RigidBodyInertia<double>()});
+        model_.frames.push_back({name, at.body, placement(e, class_of(e, at.childclass)) * at.X_U, RigidBodyInertia<double>(), true});
     }
 
     void body(const TiXmlElement& e, const Attachment& parent) {

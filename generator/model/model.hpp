@@ -67,6 +67,7 @@ struct Frame {
     int body = -1;              // -1 = fixed base
     Transform<double> X_body;   // ᶠX_U, from the link frame U of the body (X_urdf's) to the frame
     RigidBodyInertia<double> I;  // the link's own inertia, in its frame (the body's I includes it)
+    bool named = false;          // a named frame of no link: an MJCF site, an SDFormat <frame>
 };
 
 struct Model {

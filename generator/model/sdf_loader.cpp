@@ -310,11 +310,11 @@ private:
         for (const Frame& m : model_.frames)
             if (m.name == f.name) throw Error(f.where + ": a link or frame has that name already; rename one");
         if (f.link == "world") {
-            model_.frames.push_back({f.name, base_, relative(Pose(), f.T), {}});
+            model_.frames.push_back({f.name, base_, relative(Pose(), f.T), {}, true});
             return;
         }
         const auto& [body, X_link_U] = link_body_.at(f.link);
-        model_.frames.push_back({f.name, body, relative(links_[link_index_.at(f.link)].T, f.T) * X_link_U, {}});
+        model_.frames.push_back({f.name, body, relative(links_[link_index_.at(f.link)].T, f.T) * X_link_U, {}, true});
     }
 
     std::string file_;

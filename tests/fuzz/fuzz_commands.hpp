@@ -31,8 +31,10 @@ inline std::vector<std::string> arguments(const std::string& target, const std::
         return {"eval", arm7, "--state", input, "--problem", source_dir + "/tests/fuzz/seeds/problem/arm7_sensors.yaml"};
     // A problem file -> assembly, well-posedness, orderings, pivot check, emission.
     if (target == "problem") return {"generate", arm7, "-o", out_dir, "--kernels", "rnea", "--problem", input};
-    // The N-CMTM motion input (and the floating base's) -> eval of ncmtm_fk and cornea.
-    if (target == "motion") return {"eval", arm7, "--floating-base", "--ncmtm-order", "2", "--state", input};
+    // The N-CMTM motion input (the floating base's and a ball joint's arrays too) -> eval of ncmtm_fk and
+    // cornea, on an MJCF robot of a free joint, a ball joint and hinges.
+    if (target == "motion")
+        return {"eval", source_dir + "/models/mjcf/forms_degree.xml", "--ncmtm-order", "2", "--state", input};
     return {};
 }
 
