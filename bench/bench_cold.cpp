@@ -1,5 +1,6 @@
 // Cold calls (issue 30): each kernel's single call after every cache and TLB is evicted, three ways,
-// against the best library of this machine (DART: KDL takes serial chains only) in the same process:
+// against the strongest libraries of this machine (MuJoCo and DART; KDL takes serial chains only) in
+// the same process:
 //   plain   the kernel as it is;
 //   _cold   the kernel's cold entry (warm(), then the kernel);
 //   ahead   warm() issued, then other work (a wait, as a controller waits for its sensors), then the
@@ -84,27 +85,29 @@ int main(int argc, char** argv) {
     std::vector<ColdRobot> robots = cold_robots();
     std::mt19937_64 rng(30);
     std::map<std::string, std::vector<Inputs>> states;
-    std::map<std::string, Peer> dart;
+    std::map<std::string, std::map<std::string, Peer>> peers;  // by library, by robot
     for (const ColdRobot& r : robots) {
         for (int k = 0; k < 32; ++k) states[r.label].push_back(random_inputs(r.nq, r.nv, r.floating_base, 100 + k));
-        dart[r.label] = dart_peer(r.urdf, r.floating_base, r.joints);
+        peers["dart"][r.label] = dart_peer(r.urdf, r.floating_base, r.joints);
+        peers["mujoco"][r.label] = mujoco_peer(r.urdf, r.floating_base, r.joints);
     }
     // One task: a robot's kernel in one variant.
     struct Task {
         const ColdRobot* robot;
         const ColdKernel* kernel;
-        std::string variant;  // plain, cold, ahead, dart
+        std::string variant;  // plain, cold, ahead, called, or a library: dart, mujoco
         std::vector<double> call, warm;
         int next = 0;
     };
     std::vector<Task> tasks;
     for (const ColdRobot& r : robots)
         for (const ColdKernel& k : r.kernels)
-            for (const char* v : {"plain", "cold", "ahead", "called", "dart"}) tasks.push_back({&r, &k, v, {}, {}});
-    const auto dart_call = [&](const Task& t) -> const Call& {
-        const Peer& p = dart.at(t.robot->label);
-        return t.kernel->name == "rnea" ? p.rnea : t.kernel->name == "crba" ? p.crba : p.aba;  // one forward dynamics
+            for (const char* v : {"plain", "cold", "ahead", "called", "dart", "mujoco"}) tasks.push_back({&r, &k, v, {}, {}});
+    const auto peer_call = [&](const std::string& library, const ColdRobot& r, const ColdKernel& k) -> const Call& {
+        const Peer& p = peers.at(library).at(r.label);
+        return k.name == "rnea" ? p.rnea : k.name == "crba" ? p.crba : p.aba;  // one forward dynamics
     };
+    const auto is_peer = [](const std::string& variant) { return variant == "dart" || variant == "mujoco"; };
     const auto evict = [&] {
         flush_caches(64 << 20);
         code_pages.run();
@@ -118,7 +121,7 @@ int main(int argc, char** argv) {
             Inputs& s = states[t.robot->label][t.next];
             t.next = (t.next + 1) % 32;
             evict();
-            const Call& f = t.variant == "dart" ? dart_call(t) : t.variant == "cold" ? t.kernel->cold : t.kernel->plain;
+            const Call& f = is_peer(t.variant) ? peer_call(t.variant, *t.robot, *t.kernel) : t.variant == "cold" ? t.kernel->cold : t.kernel->plain;
             Clock::time_point t0;
             if (t.variant == "ahead" || t.variant == "called") {
                 const Clock::time_point w0 = Clock::now();
@@ -138,12 +141,12 @@ int main(int argc, char** argv) {
             t.call.push_back(ns(t0, Clock::now()));
         }
     }
-    // Hot: the minimum over 200 loops of 100 calls, the plain entry and DART.
-    std::map<std::pair<const ColdKernel*, bool>, double> hot;
+    // Hot: the minimum over 200 loops of 100 calls, the plain entry and the libraries.
+    std::map<std::pair<const ColdKernel*, std::string>, double> hot;
     for (const ColdRobot& r : robots)
         for (const ColdKernel& k : r.kernels)
-            for (bool is_dart : {false, true}) {
-                const Call& f = is_dart ? dart_call({&r, &k, "dart", {}, {}}) : k.plain;
+            for (const std::string way : {"plain", "dart", "mujoco"}) {
+                const Call& f = way == "plain" ? k.plain : peer_call(way, r, k);
                 double best = 1e300;
                 for (int rep = 0; rep < 200; ++rep) {
                     const Clock::time_point t0 = Clock::now();
@@ -154,7 +157,7 @@ int main(int argc, char** argv) {
                     }
                     best = std::min(best, ns(t0, Clock::now()) / 100);
                 }
-                hot[{&k, is_dart}] = best;
+                hot[{&k, way}] = best;
             }
 
     const auto find = [&](const ColdKernel* k, const char* v) -> const Task& {
@@ -165,18 +168,20 @@ int main(int argc, char** argv) {
                      ") before each call; median (minimum) of " + std::to_string(rounds) +
                      " rounds, all variants in a new random order each round. *ahead*: warm() issued, then " + fmt_ns(gap_ns / 1000) +
                      " µs of other work (a wait), then the call, timed alone; *warm()*: warm()'s own time; *called ahead*: the same "
-                     "with a call of the kernel at another state in warm()'s place (the best a warming can do). Best library: DART "
-                     "(its one forward dynamics is the peer of aba and fd_crba_ltdl). Hot: minimum over 200 loops of 100 calls.\n\n"
-                     "| robot | kernel | plain | _cold | ahead | warm() | called ahead | DART | DART / _cold | DART / ahead | hot | DART hot |\n"
-                     "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+                     "with a call of the kernel at another state in warm()'s place (the best a warming can do). Libraries: MuJoCo "
+                     "(bench/mujoco.cpp's calls) and DART, each one forward dynamics, the peer of aba and fd_crba_ltdl. Hot: minimum "
+                     "over 200 loops of 100 calls.\n\n"
+                     "| robot | kernel | plain | _cold | ahead | warm() | called ahead | MuJoCo | MuJoCo / _cold | DART | DART / _cold | DART / ahead | hot | MuJoCo hot | DART hot |\n"
+                     "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const ColdRobot& r : robots)
         for (const ColdKernel& k : r.kernels) {
             const Task &plain = find(&k, "plain"), &cold = find(&k, "cold"), &ahead = find(&k, "ahead"), &called = find(&k, "called"),
-                       &d = find(&k, "dart");
+                       &d = find(&k, "dart"), &mj = find(&k, "mujoco");
             const auto cell = [](const std::vector<double>& v) { return fmt_ns(median(v)) + " (" + fmt_ns(*std::min_element(v.begin(), v.end())) + ")"; };
             md += "| " + r.label + " | " + k.name + " | " + cell(plain.call) + " | " + cell(cold.call) + " | " + cell(ahead.call) + " | " +
-                  cell(ahead.warm) + " | " + cell(called.call) + " | " + cell(d.call) + " | " + fmt_ns(median(d.call) / median(cold.call)) + "× | " +
-                  fmt_ns(median(d.call) / median(ahead.call)) + "× | " + fmt_ns(hot[{&k, false}]) + " | " + fmt_ns(hot[{&k, true}]) + " |\n";
+                  cell(ahead.warm) + " | " + cell(called.call) + " | " + cell(mj.call) + " | " + fmt_ns(median(mj.call) / median(cold.call)) + "× | " +
+                  cell(d.call) + " | " + fmt_ns(median(d.call) / median(cold.call)) + "× | " + fmt_ns(median(d.call) / median(ahead.call)) + "× | " +
+                  fmt_ns(hot[{&k, "plain"}]) + " | " + fmt_ns(hot[{&k, "mujoco"}]) + " | " + fmt_ns(hot[{&k, "dart"}]) + " |\n";
         }
     std::printf("%s", md.c_str());
     if (!out_file.empty()) std::ofstream(out_file) << md;

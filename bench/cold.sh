@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cold calls: builds rbdgen_bench_cold (the floating humanoid and talos, rnea, crba, aba and
 # fd_crba_ltdl at the default emission and rbdgen_add_robot's default -Os, plain, through their _cold
-# entries and warmed ahead, against DART, in one process after every cache and TLB is evicted), runs
+# entries and warmed ahead, against MuJoCo and DART, in one process after every cache and TLB is evicted), runs
 # it and writes bench/cold.md with each kernel's warm() bytes and cache lines from report.json
 # (MEASURE). Usage: bench/cold.sh [--rounds=N] [--gap-ns=NS]
 set -euo pipefail
@@ -14,7 +14,7 @@ build-bench/bench/rbdgen_bench_cold --out="$table" "$@" 2>/dev/null >&2
 {
   echo "# Cold calls"
   echo
-  echo "Written by \`bench/cold.sh\` on $(date -u +%Y-%m-%d), $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores (a shared virtual machine), $(g++ --version | head -1); the kernels at rbdgen_add_robot's default (-Os, portable), DART $(dpkg-query -W -f='${Version}' libdart-dev 2>/dev/null) Debian's build."
+  echo "Written by \`bench/cold.sh\` on $(date -u +%Y-%m-%d), $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores (a shared virtual machine), $(g++ --version | head -1); the kernels at rbdgen_add_robot's default (-Os, portable), MuJoCo $(dpkg-query -W -f='${Version}' libmujoco-dev 2>/dev/null) and DART $(dpkg-query -W -f='${Version}' libdart-dev 2>/dev/null) Debian's builds."
   echo
   cat "$table"
   echo

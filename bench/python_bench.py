@@ -1,7 +1,8 @@
 """The generated robots from Python (issue 32): rnea, crba and aba on arm7, the floating humanoid and
 talos_full, through their modules (rbdgen.load, BATCH 4, -O2 -mavx2), against the same batched kernels
-called from C++, DART's Python bindings (Debian's python3-dartpy) and KDL's (python3-pykdl; rnea and
-crba of a serial chain: arm7), each a loop over the states as their users write it, in one process,
+called from C++, MuJoCo (its C functions through ctypes in a NumPy loop: its Python bindings are not
+in Debian), DART's Python bindings (Debian's python3-dartpy) and KDL's (python3-pykdl; rnea and crba
+of a serial chain: arm7), each a loop over the states as their users write it, in one process,
 interleaved.
 
   - one state a call: ns a call from Python; the module's call overhead is that minus the
@@ -151,6 +152,76 @@ def kdl_peers(urdf, m, rng, n):
     return {"rnea": loop(rnea), "crba": loop(crba)}
 
 
+def mujoco_peers(urdf, floating, n, rng):
+    """MuJoCo's rnea, H and forward dynamics as a NumPy loop over n states calling its C functions
+    through ctypes (its Python bindings are not in Debian): bench/python_mujoco_peer.cpp loads the URDF
+    as bench/mujoco.cpp does and gives the arrays' addresses; the calls per state are mujoco.cpp's.
+    MuJoCo's own coordinates (a free joint's quaternion w first, its linear velocity in world axes):
+    the same work as rbdgen's, not mapped. None where g++ or libmujoco-dev is missing."""
+    lib = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build-bench", "python_mujoco_peer.so")
+    try:
+        os.makedirs(os.path.dirname(lib), exist_ok=True)
+        subprocess.run(["g++", "-std=c++17", "-shared", "-fPIC", "-O2", "-I", os.path.join(here, "..", "tests"), "-o", lib,
+                        os.path.join(here, "python_mujoco_peer.cpp"), "-lmujoco"], check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("MuJoCo left out: %s" % e, file=sys.stderr)
+        return None
+    mj = ctypes.CDLL(lib)
+    vp, dp = ctypes.c_void_p, ctypes.POINTER(ctypes.c_double)
+    mj.rbdgen_mujoco_load.restype = vp
+    mj.rbdgen_mujoco_load.argtypes = [ctypes.c_char_p, ctypes.c_int]
+    for f in ("model", "data"):
+        getattr(mj, "rbdgen_mujoco_" + f).restype, getattr(mj, "rbdgen_mujoco_" + f).argtypes = vp, [vp]
+    for f in ("qpos", "qvel", "qacc", "qM"):
+        getattr(mj, "rbdgen_mujoco_" + f).restype, getattr(mj, "rbdgen_mujoco_" + f).argtypes = dp, [vp]
+    for f in ("nq", "nv", "free_quaternion"):
+        getattr(mj, "rbdgen_mujoco_" + f).argtypes = [vp]
+    p = mj.rbdgen_mujoco_load(urdf.encode(), int(floating))
+    if not p:
+        return None
+    m, d, nq, nv = vp(mj.rbdgen_mujoco_model(p)), vp(mj.rbdgen_mujoco_data(p)), mj.rbdgen_mujoco_nq(p), mj.rbdgen_mujoco_nv(p)
+    qpos = np.ctypeslib.as_array(mj.rbdgen_mujoco_qpos(p), (nq,))
+    qvel = np.ctypeslib.as_array(mj.rbdgen_mujoco_qvel(p), (nv,))
+    qacc = np.ctypeslib.as_array(mj.rbdgen_mujoco_qacc(p), (nv,))
+    qM = mj.rbdgen_mujoco_qM(p)
+    for f in ("mj_kinematics", "mj_comPos", "mj_comVel", "mj_crb", "mj_factorM"):
+        getattr(mj, f).argtypes, getattr(mj, f).restype = [vp, vp], None
+    mj.mj_rne.argtypes, mj.mj_rne.restype = [vp, vp, ctypes.c_int, dp], None
+    mj.mj_fullM.argtypes, mj.mj_fullM.restype = [vp, dp, dp], None
+    mj.mj_solveM.argtypes, mj.mj_solveM.restype = [vp, vp, dp, dp, ctypes.c_int], None
+    Q = rng.uniform(-0.5, 0.5, (n, nq))
+    w = mj.rbdgen_mujoco_free_quaternion(p)
+    if w >= 0:
+        Q[:, w] += 1.0
+        Q[:, w:w + 4] /= np.linalg.norm(Q[:, w:w + 4], axis=1, keepdims=True)
+    V, X = rng.uniform(-1, 1, (n, nv)), rng.uniform(-1, 1, (n, nv))
+    out, bias, H = np.empty(nv), np.empty(nv), np.empty((nv, nv))
+    out_p, bias_p, H_p = out.ctypes.data_as(dp), bias.ctypes.data_as(dp), H.ctypes.data_as(dp)
+    kin, com_pos, com_vel, crb, factor = mj.mj_kinematics, mj.mj_comPos, mj.mj_comVel, mj.mj_crb, mj.mj_factorM
+    rne, full, solve = mj.mj_rne, mj.mj_fullM, mj.mj_solveM
+
+    def rnea():
+        for s in range(n):
+            qpos[:], qvel[:], qacc[:] = Q[s], V[s], X[s]
+            kin(m, d), com_pos(m, d), com_vel(m, d)
+            rne(m, d, 1, out_p)
+
+    def crba():
+        for s in range(n):
+            qpos[:] = Q[s]
+            kin(m, d), com_pos(m, d), crb(m, d)
+            full(m, H_p, qM)
+
+    def aba():
+        for s in range(n):
+            qpos[:], qvel[:] = Q[s], V[s]
+            kin(m, d), com_pos(m, d), crb(m, d), factor(m, d), com_vel(m, d)
+            rne(m, d, 0, bias_p)
+            np.subtract(X[s], bias, out=out)
+            solve(m, d, out_p, out_p, 1)
+    return {"rnea": rnea, "crba": crba, "aba": aba}
+
+
 def batch_peer(m, kernels):
     """batch:: of module m's own sources, called from C++ (python_batch_peer.cpp) through ctypes."""
     src = os.path.join(os.path.dirname(m.__file__), "src")
@@ -216,8 +287,9 @@ def main(out):
                     skel.getAccelerations()
             peers = {"rnea": dart_rnea, "crba": dart_crba, "aba": dart_aba}
         kdl_calls = kdl_peers(urdf, m, rng, n_dart) if kdl else None
+        mujoco = mujoco_peers(urdf, floating, n_dart, rng)
         for kernel, (one, many, loop, threaded) in calls.items():
-            t_one, t_many, t_loop, t_cpp, t_dart, t_kdl, t_threads = (float("inf"),) * 7
+            t_one, t_many, t_loop, t_cpp, t_dart, t_kdl, t_threads, t_mujoco = (float("inf"),) * 8
             for _ in range(5):  # interleaved rounds, the least of each
                 t_one = min(t_one, best(one, reps=3, calls=2000))
                 t_loop = min(t_loop, best(loop, reps=2) / N)
@@ -226,15 +298,19 @@ def main(out):
                 t_cpp = min(t_cpp, min(cpp(kernel) for _ in range(2)) / N)
                 if skel is not None:
                     t_dart = min(t_dart, best(peers[kernel], reps=1) / n_dart)
+                if mujoco:
+                    t_mujoco = min(t_mujoco, best(mujoco[kernel], reps=1) / n_dart)
                 if kdl_calls and kernel in kdl_calls:
                     t_kdl = min(t_kdl, best(kdl_calls[kernel], reps=1) / n_dart)
             kdl_cells = "%.3f M | %.0f×" % (1e-6 / t_kdl, t_kdl / t_many) if t_kdl < float("inf") else "— | —"
-            rows.append("| %s | %s | %.0f | %.0f | %.0f | %.2f M | %.2f M | %.0f%% | %.3f M | %.0f× | %s | %.2f M (%.0f× dartpy) |" % (
+            mujoco_cells = "%.3f M | %.0f×" % (1e-6 / t_mujoco, t_mujoco / t_many) if t_mujoco < float("inf") else "— | —"
+            rows.append("| %s | %s | %.0f | %.0f | %.0f | %.2f M | %.2f M | %.0f%% | %s | %.3f M | %.0f× | %s | %.2f M (%.0f× dartpy) |" % (
                 label, kernel, t_one * 1e9, t_loop * 1e9, (t_one - t_loop) * 1e9, 1e-6 / t_many, 1e-6 / t_cpp, 100 * t_cpp / t_many,
-                1e-6 / t_dart, t_dart / t_many, kdl_cells, 1e-6 / t_threads, t_dart / t_threads))
+                mujoco_cells, 1e-6 / t_dart, t_dart / t_many, kdl_cells, 1e-6 / t_threads, t_dart / t_threads))
     text = ("| robot | kernel | one state a call, ns | C++ loop, ns a state | overhead a call, ns | states/s, batch:: from Python "
-            "(N = %d) | states/s, batch:: from C++ | Python / C++ | states/s, dartpy loop | rbdgen / dartpy | states/s, PyKDL loop "
-            "| rbdgen / PyKDL | states/s, threads=%d |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n" % (N, THREADS)) + "\n".join(rows) + "\n"
+            "(N = %d) | states/s, batch:: from C++ | Python / C++ | states/s, MuJoCo ctypes loop | rbdgen / MuJoCo | states/s, dartpy loop "
+            "| rbdgen / dartpy | states/s, PyKDL loop | rbdgen / PyKDL | states/s, threads=%d |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n" % (N, THREADS)) + "\n".join(rows) + "\n"
     if out:
         with open(out, "w") as f:
             f.write(text)
