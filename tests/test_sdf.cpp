@@ -223,6 +223,25 @@ TEST(SdfFiles, BallJointTurnsItsChildAboutTheJointsOrigin) {
     EXPECT_LT((X.r - p_b).norm(), 1e-14);
 }
 
+// What does not change the rigid-body model is listed once, each tag as the file has it, under the
+// world, the model, its links and joints; what the file does not have, or has only by libsdformat's
+// defaults, is not.
+TEST(SdfFiles, WhatIsIgnoredIsListedOnce) {
+    const std::string sdf = R"(<sdf version="1.8"><world name="w"><physics type="ode"/>
+      <model name="m"><plugin name="p" filename="libp.so"/>
+      <link name="a"><visual name="v"><geometry><box><size>1 1 1</size></box></geometry></visual></link>
+      <link name="b"><inertial><mass>1</mass></inertial><visual name="v2"><geometry><sphere><radius>1</radius></sphere></geometry></visual>
+        <sensor name="imu" type="imu"/></link>
+      <joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz><dynamics><damping>1</damping></dynamics></axis></joint>
+      </model></world></sdf>)";
+    const Model m = load_sdf_string(sdf, "w.sdf");
+    ASSERT_EQ(m.ignored.size(), 1u);
+    EXPECT_EQ(m.ignored[0], "<physics>, <plugin>, <sensor>, <visual> (they do not change the rigid-body model)");
+    const std::string plain = R"(<sdf version="1.8"><model name="m"><link name="a"/><link name="b"><inertial><mass>1</mass></inertial></link>
+      <joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint></model></sdf>)";
+    EXPECT_TRUE(load_sdf_string(plain, "m.sdf").ignored.empty());
+}
+
 // A world with one model: its gravity is the robot's default.
 TEST(SdfFiles, WorldGivesGravity) {
     const std::string sdf = R"(<sdf version="1.8"><world name="w"><gravity>0 0 -3.71</gravity>

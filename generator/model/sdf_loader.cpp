@@ -87,15 +87,34 @@ public:
             const sdf::World& world = *root.WorldByIndex(0);
             model = world.ModelByIndex(0);
             model_.gravity = vec(world.Gravity());
+            note_ignored(world.Element());
         }
         model_.name = model->Name();
         model_.source = file_;
         collect(*model, "", Pose());
+        note_ignored(model->Element());
+        std::string list;
+        for (const std::string& t : ignored_) list += (list.empty() ? "" : ", ") + t;
+        if (!list.empty()) model_.ignored.push_back(list + " (they do not change the rigid-body model)");
         build();
         return std::move(model_);
     }
 
 private:
+    // What the file says that does not change the rigid-body model (each element's tag, once), for
+    // `rbdgen info`: under e, its links', joints' and nested models' too. Joints' <dynamics> and
+    // <limit> (passive and contact forces) are left out without a word, as an MJCF joint's damping.
+    void note_ignored(const sdf::ElementPtr& e) {
+        static const std::set<std::string> kIgnored{"plugin", "visual", "collision", "sensor", "light", "projector", "audio_sink",
+                                                    "audio_source", "battery", "particle_emitter", "gripper", "physics", "scene",
+                                                    "atmosphere", "magnetic_field", "spherical_coordinates", "wind", "actor", "gui"};
+        for (sdf::ElementPtr c = e ? e->GetFirstElement() : nullptr; c; c = c->GetNextElement()) {
+            const std::string tag = c->GetName();
+            if (kIgnored.count(tag) && c->GetExplicitlySetInFile()) ignored_.insert("<" + tag + ">");
+            else if (tag == "link" || tag == "joint" || tag == "model") note_ignored(c);
+        }
+    }
+
     std::string message(const sdf::Error& e) const {
         std::string text = e.Message();
         while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '.')) text.pop_back();
@@ -327,6 +346,7 @@ private:
     std::map<std::string, std::pair<int, X>> link_body_;
     std::set<std::string> joint_names_;
     int base_ = -1;  // the body of the root link or the world: the floating base's, or the fixed base
+    std::set<std::string> ignored_;
     const std::map<std::string, std::vector<const SdfJoint*>>* children_ = nullptr;
 };
 
