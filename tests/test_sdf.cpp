@@ -242,6 +242,36 @@ TEST(SdfFiles, WhatIsIgnoredIsListedOnce) {
     EXPECT_TRUE(load_sdf_string(plain, "m.sdf").ignored.empty());
 }
 
+// An <include> of a relative URI is read from the model file's folder, not the working directory (a
+// file of that name there is another model), and Model::files lists it after the model's own file
+// (rbdgen generate --depfile, an edit of it regenerates).
+TEST(SdfFiles, IncludesAreReadFromTheModelsFolder) {
+    const test::TempFile arm("arm.sdf", R"(<sdf version="1.8"><model name="arm"><link name="a"><inertial><mass>2</mass></inertial></link>
+      <link name="b"><inertial><mass>1</mass></inertial></link>
+      <joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint></model></sdf>)");
+    const std::string name = std::filesystem::path(arm.str()).filename().string();
+    const test::TempFile top("top.sdf", R"(<sdf version="1.8"><model name="top"><link name="base"><inertial><mass>3</mass></inertial></link>
+      <include><uri>)" + name + R"(</uri><name>left</name></include>
+      <joint name="fix" type="fixed"><parent>base</parent><child>left::a</child></joint></model></sdf>)");
+    const std::filesystem::path here = std::filesystem::current_path();
+    const std::filesystem::path elsewhere = std::filesystem::temp_directory_path() / ("rbdgen_test_cwd_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(elsewhere);
+    std::ofstream(elsewhere / name) << "<sdf version=\"1.8\"><model name=\"decoy\"><link name=\"x\"/></model></sdf>";
+    std::filesystem::current_path(elsewhere);
+    std::string error;
+    Model m;
+    try {
+        m = load_model(top.str());
+    } catch (const Error& e) {
+        error = e.what();
+    }
+    std::filesystem::current_path(here);
+    std::filesystem::remove_all(elsewhere);
+    ASSERT_EQ(error, "");
+    EXPECT_EQ(m.joint_names(), std::vector<std::string>{"left::j"});
+    EXPECT_EQ(m.files, (std::vector<std::string>{top.str(), arm.str()}));
+}
+
 // A world with one model: its gravity is the robot's default.
 TEST(SdfFiles, WorldGivesGravity) {
     const std::string sdf = R"(<sdf version="1.8"><world name="w"><gravity>0 0 -3.71</gravity>

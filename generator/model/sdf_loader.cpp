@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <map>
+#include <regex>
 #include <console_bridge/console.h>
 #include <sdf/sdf.hh>
 #include <set>
@@ -68,9 +71,16 @@ public:
         sdf::ParserConfig config;
         config.SetWarningsPolicy(sdf::EnforcementPolicy::LOG);
         config.SetUnrecognizedElementsPolicy(sdf::EnforcementPolicy::LOG);
-        config.SetFindCallback([](const std::string&) { return std::string(); });  // <include> of model:// URIs: not found
+        // A relative URI of an included file's own <include> from the model file's folder; model:// URIs
+        // are not found.
+        const std::filesystem::path folder = std::filesystem::path(file_).parent_path();
+        config.SetFindCallback([folder](const std::string& uri) {
+            std::error_code ec;
+            const std::filesystem::path path = folder / uri;
+            return uri.rfind("model://", 0) != 0 && std::filesystem::exists(path, ec) ? path.string() : std::string();
+        });
         sdf::Root root;
-        const std::string text = xml_to_utf8(bytes, file_);
+        const std::string text = included_from_folder(xml_to_utf8(bytes, file_));
         check_well_formed(text, file_);  // with its line and column, which libsdformat does not give
         // libsdformat tries what it cannot read as SDF as a URDF too, and urdfdom logs through console_bridge: kept quiet
         const console_bridge::LogLevel level = console_bridge::getLogLevel();
@@ -93,6 +103,8 @@ public:
         model_.source = file_;
         collect(*model, "", Pose());
         note_ignored(model->Element());
+        model_.files = {file_};  // and each file it includes
+        note_files(model->Element());
         std::string list;
         for (const std::string& t : ignored_) list += (list.empty() ? "" : ", ") + t;
         if (!list.empty()) model_.ignored.push_back(list + " (they do not change the rigid-body model)");
@@ -101,6 +113,23 @@ public:
     }
 
 private:
+    // The text with each <include>'s relative <uri> made a path from the model file's folder, where
+    // libsdformat, reading a string, would look in the working directory first. Lines are kept.
+    std::string included_from_folder(const std::string& text) const {
+        static const std::regex uri(R"((<include\b[^>]*>[^]*?<uri>)\s*([^<\s]+)\s*(</uri>))");
+        const std::filesystem::path folder = std::filesystem::path(file_).parent_path();
+        std::string out;
+        auto from = text.cbegin();
+        for (std::sregex_iterator m(text.begin(), text.end(), uri), end; m != end; ++m) {
+            const std::string u = (*m)[2].str();
+            const bool relative = u.find("://") == std::string::npos && !std::filesystem::path(u).is_absolute();
+            out.append(from, (*m)[0].first);
+            out += (*m)[1].str() + (relative ? (folder / u).string() : u) + (*m)[3].str();
+            from = (*m)[0].second;
+        }
+        return out.append(from, text.cend());
+    }
+
     // What the file says that does not change the rigid-body model (each element's tag, once), for
     // `rbdgen info`: under e, its links', joints' and nested models' too. Joints' <dynamics> and
     // <limit> (passive and contact forces) are left out without a word, as an MJCF joint's damping.
@@ -112,6 +141,16 @@ private:
             const std::string tag = c->GetName();
             if (kIgnored.count(tag) && c->GetExplicitlySetInFile()) ignored_.insert("<" + tag + ">");
             else if (tag == "link" || tag == "joint" || tag == "model") note_ignored(c);
+        }
+    }
+
+    // The files the elements under e came from (an <include>'s), each once, after the model's own.
+    void note_files(const sdf::ElementPtr& e) {
+        for (sdf::ElementPtr c = e ? e->GetFirstElement() : nullptr; c; c = c->GetNextElement()) {
+            const std::string& path = c->FilePath();
+            if (!path.empty() && path != file_ && std::find(model_.files.begin(), model_.files.end(), path) == model_.files.end())
+                model_.files.push_back(path);
+            note_files(c);
         }
     }
 
