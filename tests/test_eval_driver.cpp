@@ -123,6 +123,23 @@ TEST(EvalDriver, HumanoidNcmtmMatchesRbdgenEval) {
     EXPECT_NE(r.out.find("read the state's \"motion\""), std::string::npos) << r.out;
 }
 
+// An MJCF robot of a free joint and a ball joint (the neck): a ball joint's arrays in q, v, a, tau and
+// motion read and printed as rbdgen eval reads and prints them.
+TEST(EvalDriver, BallJointMatchesRbdgenEval) {
+    const json state = {
+        {"q", {{"knee", 0.4}, {"neck", {0.1, 0.2, 0.3, 0.927361849549570}}}},
+        {"v", {{"hip_z", 0.3}, {"neck", {0.5, -1.0, 2.0}}}},
+        {"a", {{"wrist", 1.5}, {"neck", {-2.0, 0.7, 0.1}}}},
+        {"tau", {{"neck", {0.2, 0.0, -0.3}}}},
+        {"base", {{"position", {1, 2, 3}}, {"quaternion", {0, 0, 0.6, 0.8}}, {"velocity", {0.1, -0.2, 0.3, 1.0, 0.5, -0.5}}}},
+        {"motion", {{"knee", {0.4, 0.3, -1.0, 2.0}}, {"neck", {{0, 0.6, 0, 0.8}, {1, 0, -1}, {0.5, 0.5, 0}, {0, 0, 3}}}}},
+        {"gravity", {0.1, 0.2, -9.7}}};
+    const json printed = compare(FORMS_EVAL, test::project_model("mjcf/forms_degree.xml"), "--ncmtm-order 2", state);
+    EXPECT_EQ(printed["rnea"]["neck"].size(), 3u);
+    EXPECT_EQ(printed["cornea"]["neck"].size(), 2u);     // tau, tau'
+    EXPECT_EQ(printed["cornea"]["neck"][0].size(), 3u);  // three a derivative
+}
+
 TEST(EvalDriver, Latin1NamedRobotMatchesRbdgenEval) {
     const json state = {{"q", {{"rotation \u00e9paule", 0.4}, {"flexion du coude (\u00b0)", -1.0}}},
                         {"v", {{"flexion du coude (\u00b0)", 0.3}}},
