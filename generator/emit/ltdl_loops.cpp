@@ -124,10 +124,10 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopP
             if (!derivatives) break;
             // dτ/dq and dτ/dq̇ at q̈ into the outputs, then −H⁻¹ of each in place, and H⁻¹ from the identity
             f.definitions += part_function(prefix + "tail", tail, options);
-            const std::string rows = fmt::format("    rbdgen_ltdl_solve_rows<{}, {}, true>(A, {}, ", type, index, tables);
+            const std::string rows = fmt::format("    rbdgen_ltdl_solve_rows<{}, {}, true, {}>(A, {}, ", type, index, n, tables);
             const std::string& dq = k.outputs[0].name, &dqd = k.outputs[1].name, &dtau = k.outputs[2].name;
             f.body += call(prefix + "tail", *tail.kernel, sc, dq + ", " + dqd) + "  // dtau/dq and dtau/dqd at qdd\n" +
-                      rows + dq + fmt::format(", {}, -1);\n", n) + rows + dqd + fmt::format(", {}, -1);\n", n) +
+                      rows + dq + ", -1);\n" + rows + dqd + ", -1);\n" +
                       fmt::format("    {0} W[{1}], w[{2}];\n    int member[{2}];\n", type, nnz, n) +
                       fmt::format("    rbdgen_ltdl_inverse<{}, {}>(A, {}off, {}col, {}, W, w, member, {});  // H^-1\n", type, index,
                                   prefix, prefix, n, dtau);
