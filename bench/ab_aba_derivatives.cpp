@@ -1,0 +1,45 @@
+// bench/ab.sh's program: aba_derivatives of one robot from two generators (namespaces <robot>_old and
+// <robot>_new, -DROBOT_OLD / -DROBOT_NEW their headers), called in one process, interleaved, at the
+// same 32 random states; the minimum over 60 rounds of 200 calls each, in ns a call.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include ROBOT_OLD_HEADER
+#include ROBOT_NEW_HEADER
+
+namespace {
+template <class F> double ns_a_call(F f, int nq, int nv, bool floating) {
+    std::mt19937_64 rng(1);
+    std::uniform_real_distribution<double> u(-1, 1);
+    const int states = 32, calls = 200;
+    std::vector<std::vector<double>> q(states), qd(states), tau(states);
+    for (int s = 0; s < states; ++s) {
+        for (int k = 0; k < nq; ++k) q[s].push_back(u(rng));
+        if (floating) {  // the base's quaternion, a unit one
+            double n = 0;
+            for (int k = 3; k < 7; ++k) n += q[s][k] * q[s][k];
+            for (int k = 3; k < 7; ++k) q[s][k] /= std::sqrt(n);
+        }
+        for (int k = 0; k < nv; ++k) qd[s].push_back(u(rng)), tau[s].push_back(u(rng));
+    }
+    std::vector<double> a(nv * nv), b(nv * nv), c(nv * nv);
+    const double g[3] = {0, 0, -9.81};
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i) f(q[i % states].data(), qd[i % states].data(), tau[i % states].data(), g, a.data(), b.data(), c.data());
+    return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / calls;
+}
+}  // namespace
+
+int main() {
+    const bool floating = ROBOT_OLD::NQ == ROBOT_OLD::NV + 1;
+    double old_ns = 1e30, new_ns = 1e30;
+    for (int round = 0; round < 60; ++round) {
+        old_ns = std::min(old_ns, ns_a_call(ROBOT_OLD::aba_derivatives, ROBOT_OLD::NQ, ROBOT_OLD::NV, floating));
+        new_ns = std::min(new_ns, ns_a_call(ROBOT_NEW::aba_derivatives, ROBOT_NEW::NQ, ROBOT_NEW::NV, floating));
+    }
+    std::printf("%.0f %.0f\n", old_ns, new_ns);
+}
