@@ -218,7 +218,7 @@ TEST(SdfFiles, BallJointTurnsItsChildAboutTheJointsOrigin) {
     q << Q.x(), Q.y(), Q.z(), Q.w();
     const Mat3<double> R_b = R_J0 * Q.toRotationMatrix() * R_J0.transpose() * R_b0;
     const Vec3<double> p_b = p_J0 + R_J0 * Q.toRotationMatrix() * R_J0.transpose() * (p_b0 - p_J0);
-    const Transform<double>& X = world_poses(m, q).at("b");
+    const Transform<double> X = world_poses(m, q).at("b");  // a copy: the map is a temporary
     EXPECT_LT((X.E.transpose() - R_b).norm(), 1e-14);
     EXPECT_LT((X.r - p_b).norm(), 1e-14);
 }
