@@ -2,7 +2,10 @@
 // without them does, in one process, on the same states: differences of the emitted rnea and aba on
 // the tangent space (one-sided: 2 NV + 1 calls of rnea, 3 NV + 1 of aba; central: 4 NV and 6 NV), and
 // ADOL-C's forward mode on the reference algorithms (a tape made once; at each state fov_forward in
-// 2 NV or 3 NV directions). Hot (32 random states cycled) and cold (64 MiB written before each call).
+// 2 NV or 3 NV directions), and MuJoCo's one-sided differences through mj_forwardSkip and
+// mj_inverseSkip (mujoco_differences.cpp: 3 NV + 1 and 2 NV + 1 calls, stages skipped where a
+// perturbation leaves them unchanged, as mjd_transitionFD does). Hot (32 random states cycled) and
+// cold (64 MiB written before each call).
 // Markdown tables for bench/derivatives.md (--out=FILE). Run by bench/derivatives.sh.
 #include "adolc_taylor.hpp"  // first: Eigen's NumTraits<adouble>
 
@@ -22,6 +25,7 @@
 #include "derivatives_robots.hpp"
 #include "emit/prepare.hpp"
 #include "model/urdf_loader.hpp"
+#include "mujoco_differences.hpp"
 
 namespace rbdgen::bench {
 namespace {
@@ -60,6 +64,7 @@ struct Case {
     int next = 0;
     std::vector<double> out[3], y, yp, ym, qp;
     short rnea_tag = 0, aba_tag = 0;
+    MujocoDifferences mujoco;
     double** X = nullptr;  // n × p directions: q's by the tangent basis, then unit ones
     double** Y = nullptr;
     ~Case() {
@@ -109,6 +114,7 @@ std::unique_ptr<Case> make_case(const DerivativesRobot& r, short tag) {
     c->rnea_tag = tag, c->aba_tag = static_cast<short>(tag + 1);
     tape(*c, c->rnea_tag, false);
     tape(*c, c->aba_tag, true);
+    c->mujoco = mujoco_differences(r.urdf, c->model);
     c->X = myalloc2(r.nq + 2 * r.nv, 3 * r.nv);
     c->Y = myalloc2(r.nv, 3 * r.nv);
     return c;
@@ -183,6 +189,11 @@ void adolc(Case& c, State& s, bool forward) {
             for (int k = 0; k < n; ++k) c.out[o][i * n + k] = c.Y[i][o * n + k];
 }
 
+void mujoco(Case& c, State& s, bool forward) {
+    double* const out[3] = {c.out[0].data(), c.out[1].data(), c.out[2].data()};
+    c.mujoco.run(s.q.data(), s.qd.data(), (forward ? s.tau : s.qdd).data(), s.g.data(), forward, out);
+}
+
 using Peer = void (*)(Case&, State&, bool);
 struct Named {
     const char* name;
@@ -192,7 +203,8 @@ const Named kPeers[] = {{"rbdgen", generated},
                         {"rbdgen-native", generated_native},
                         {"differences", [](Case& c, State& s, bool f) { differences(c, s, f, false); }},
                         {"central", [](Case& c, State& s, bool f) { differences(c, s, f, true); }},
-                        {"adolc", adolc}};
+                        {"adolc", adolc},
+                        {"mujoco-differences", mujoco}};
 
 // max |a − b| / max(1, max |b|) over the outputs of two peers at one state.
 double disagreement(Case& c, Peer a, Peer b, bool forward) {
@@ -204,6 +216,23 @@ double disagreement(Case& c, Peer a, Peer b, bool forward) {
     for (int o = 0; o < (forward ? 3 : 2); ++o)
         for (size_t i = 0; i < first[o].size(); ++i)
             d = std::max(d, std::abs(first[o][i] - c.out[o][i])), scale = std::max(scale, std::abs(c.out[o][i]));
+    return d / scale;
+}
+
+// The same over the 1-DoF joints' rows and columns only (MuJoCo's base coordinates are its own).
+double joint_disagreement(Case& c, Peer a, Peer b, bool forward) {
+    State s = c.states[3];
+    a(c, s, forward);
+    std::vector<double> first[3] = {c.out[0], c.out[1], c.out[2]};
+    b(c, s, forward);
+    const int n = c.r->nv;
+    double d = 0, scale = 1;
+    for (int o = 0; o < (forward ? 3 : 2); ++o)
+        for (const auto& [vi, di] : c.mujoco.joint_dofs)
+            for (const auto& [vk, dk] : c.mujoco.joint_dofs) {
+                const double x = first[o][vi * n + vk], y = c.out[o][di * n + dk];
+                d = std::max(d, std::abs(x - y)), scale = std::max(scale, std::abs(y));
+            }
     return d / scale;
 }
 
@@ -237,8 +266,10 @@ int main(int argc, char** argv) {
 
     std::string md;
     md += "| robot | kernel | operations | rbdgen hot ns | -march=native | one-sided differences | central differences | ADOL-C forward | "
-          "rbdgen cold ns | -march=native cold | one-sided cold | central cold | ADOL-C cold | agreement: central, ADOL-C |\n";
-    md += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+          "MuJoCo differences | rbdgen cold ns | -march=native cold | one-sided cold | central cold | ADOL-C cold | MuJoCo differences cold | "
+          "agreement: central, ADOL-C, MuJoCo (joints) | operations per cycle, hot: rbdgen, -march=native |\n";
+    md += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    const double clock = ghz();
     for (auto& c : cases) {
         const nlohmann::json report = nlohmann::json::parse(std::ifstream(c->r->report));
         for (int forward = 0; forward < 2; ++forward) {
@@ -247,15 +278,20 @@ int main(int argc, char** argv) {
                 const auto it = collect.ns.find(base + peer + suffix);
                 return it == collect.ns.end() ? -1.0 : it->second;
             };
-            md += "| " + c->r->label + " | " + kernels[forward] + " | " + std::to_string(total_ops(report["kernels"][kernels[forward]]));
+            const double ops = static_cast<double>(total_ops(report["kernels"][kernels[forward]]));
+            md += "| " + c->r->label + " | " + kernels[forward] + " | " + num(ops, "%.0f");
             for (const char* suffix : {"", "-cold"}) {
                 const double own = ns("rbdgen", suffix);
                 md += " | " + num(own, "%.0f");
-                for (const char* peer : {"rbdgen-native", "differences", "central", "adolc"})
+                for (const char* peer : {"rbdgen-native", "differences", "central", "adolc", "mujoco-differences"})
                     md += " | " + num(ns(peer, suffix), "%.0f") + " (" + num(ns(peer, suffix) / own, "%.1f") + "x)";
             }
             md += " | " + num(disagreement(*c, kPeers[0].run, kPeers[3].run, forward), "%.1e") + ", " +
-                  num(disagreement(*c, kPeers[0].run, kPeers[4].run, forward), "%.1e") + " |\n";
+                  num(disagreement(*c, kPeers[0].run, kPeers[4].run, forward), "%.1e") + ", " +
+                  num(joint_disagreement(*c, kPeers[0].run, kPeers[5].run, forward), "%.1e") + " | " +
+                  (clock > 0 ? num(ops / (ns("rbdgen", "") * clock), "%.2f") + ", " + num(ops / (ns("rbdgen-native", "") * clock), "%.2f")
+                             : std::string("—")) +
+                  " |\n";
         }
     }
     if (!out_file.empty()) std::ofstream(out_file) << md;

@@ -60,15 +60,6 @@ const Condition kConditions[] = {{"", 0, "Hot loop (32 random states, cycled)"},
                                  {"-l2", 1 << 20, "One call after evicting 1 MiB (L1 and L2)"},
                                  {"-cold", 64 << 20, "One call after evicting 64 MiB (every cache)"}};
 
-// The clock of this CPU in GHz (for operations per cycle), from /proc/cpuinfo, or 0.
-double ghz() {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind("cpu MHz", 0) == 0) return std::stod(line.substr(line.find(':') + 1)) / 1000;
-    return 0;
-}
-
 std::string sci(double v) {
     char b[32];
     std::snprintf(b, sizeof b, "%.1e", v);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <random>
 #include <map>
 #include <set>
@@ -56,6 +57,15 @@ inline Inputs random_inputs(int nq, int nv, bool floating_base, std::uint64_t se
 }
 
 // A time in ns for a table: one decimal below 100.
+// The clock of this CPU in GHz (for operations per cycle), from /proc/cpuinfo, or 0.
+inline double ghz() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("cpu MHz", 0) == 0) return std::stod(line.substr(line.find(':') + 1)) / 1000;
+    return 0;
+}
+
 inline std::string fmt_ns(double v) {
     char b[32];
     std::snprintf(b, sizeof b, v < 100 ? "%.1f" : "%.0f", v);

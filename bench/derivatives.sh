@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The derivatives of the dynamics: builds rbdgen_bench_derivatives (rnea_derivatives and aba_derivatives
 # of the floating humanoid and talos at the default emission, -O2, against differences of the emitted
-# rnea and aba and ADOL-C's forward mode on the reference, in one process), runs it (interleaved, the
+# rnea and aba, ADOL-C's forward mode on the reference and MuJoCo's differences, in one process), runs it (interleaved, the
 # minimum of the repetitions), times the generation and compile of talos's derivative kernels, and
 # writes bench/derivatives.md. Usage: bench/derivatives.sh [Google Benchmark flags]
 set -euo pipefail
@@ -43,7 +43,7 @@ fi
   echo
   echo "Written by \`bench/derivatives.sh\` on $(date -u +%Y-%m-%d), $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores (a shared virtual machine), $(g++ --version | head -1)."
   echo
-  echo "rbdgen's \`rnea_derivatives\` (∂τ/∂q, ∂τ/∂q̇) and \`aba_derivatives\` (∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ) at the default emission, built \`-O2\` (portable), against what a user without them does, in one process on the same 32 random states, interleaved, the minimum of 20 repetitions: differences of the emitted \`rnea\` and \`aba\` of the same build on the tangent space (one-sided: 2 NV + 1 calls of rnea, 3 NV + 1 of aba; central: 4 NV and 6 NV), and ADOL-C $(dpkg-query -W -f='${Version}' libadolc-dev 2>/dev/null)'s forward mode on the reference RNEA and ABA (Debian's build; a tape made once, then \`fov_forward\` in 2 NV or 3 NV directions a state, the tangent basis of q included). In brackets: the peer's time over rbdgen's. Cold: one call after writing 64 MiB (every cache evicted), mean of 32 calls, minimum of 10 repetitions. Agreement: max |rbdgen − peer| / max(1, max |peer|) at one state."
+  echo "rbdgen's \`rnea_derivatives\` (∂τ/∂q, ∂τ/∂q̇) and \`aba_derivatives\` (∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ) at the default emission, built \`-O2\` (portable), against what a user without them does, in one process on the same 32 random states, interleaved, the minimum of 20 repetitions: differences of the emitted \`rnea\` and \`aba\` of the same build on the tangent space (one-sided: 2 NV + 1 calls of rnea, 3 NV + 1 of aba; central: 4 NV and 6 NV), ADOL-C $(dpkg-query -W -f='${Version}' libadolc-dev 2>/dev/null)'s forward mode on the reference RNEA and ABA (Debian's build; a tape made once, then \`fov_forward\` in 2 NV or 3 NV directions a state, the tangent basis of q included), and MuJoCo $(dpkg-query -W -f='${Version}' libmujoco-dev 2>/dev/null)'s one-sided differences the way \`mjd_transitionFD\` takes them (Debian's build; \`mj_forwardSkip\` for ∂q̈, \`mj_inverseSkip\` for ∂τ, 3 NV + 1 and 2 NV + 1 calls, each skipping the stages its perturbation leaves unchanged, positions moved by \`mj_integratePos\`; contacts, limits and passive forces off; its agreement over the joints' rows and columns, MuJoCo's base coordinates being its own). In brackets: the peer's time over rbdgen's. Operations per cycle: report.json's operations (add, mul, div: what the emitted code executes) over the hot ns times the clock /proc/cpuinfo states. Cold: one call after writing 64 MiB (every cache evicted), mean of 32 calls, minimum of 10 repetitions. Agreement: max |rbdgen − peer| / max(1, max |peer|) at one state."
   echo
   cat "$table"
   cat "$build_times"

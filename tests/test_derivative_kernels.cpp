@@ -7,6 +7,7 @@
 #include <random>
 
 #include "derivatives_arm.hpp"
+#include "derivatives_articulated.hpp"
 #include "derivatives_humanoid.hpp"
 #include "test_support.hpp"
 
@@ -88,13 +89,35 @@ TEST(DerivativeKernels, HumanoidWithWrenchesAndPayloadMatchesRbdgenEval) {
                          {"parameters", {{"link020", {2.0, 0.1, -0.05, 0.2, 0.05, 0.001, 0.04, 0.0, 0.002, 0.03}}}}});
 }
 
+// aba_derivatives by its other method (--method aba_derivatives=articulated-body): H⁻¹ by the
+// articulated-body recursion and −H⁻¹ ∂τ as products, against eval's (the LTDL route's) numbers.
+TEST(DerivativeKernels, ArticulatedMethodMatchesRbdgenEval) {
+    driver_matches_eval(ARTICULATED_EVAL, test::project_model("humanoid30.urdf"), true,
+                        {{"external_wrenches", {{"link007", {0.1, -0.2, 0.3, 4, -5, 6}}, {"link013", {1, 0, 0, 0, 0, -2}},
+                                                {"base_link", {0, 3, 0, 10, 0, 0}}}},
+                         {"parameters", {{"link020", {2.0, 0.1, -0.05, 0.2, 0.05, 0.001, 0.04, 0.0, 0.002, 0.03}}}}});
+}
+
 TEST(DerivativeKernels, ArmStraightLineMatchesRbdgenEval) {
     driver_matches_eval(ARM_EVAL, test::project_model("arm7.urdf"), false, json::object());
 }
 
+// A robot of the humanoid's kernels, batched by 2: its namespace's names as members.
+#define DERIVATIVE_ROBOT(name, ns)                                                        \
+    struct name {                                                                         \
+        using Batch = ns::Batch;                                                          \
+        static constexpr int NQ = ns::NQ, NV = ns::NV;                                    \
+        static constexpr const double* parameters_urdf = ns::parameters_urdf;             \
+        static constexpr auto rnea_derivatives = ns::rnea_derivatives;                    \
+        static constexpr auto aba_derivatives = ns::aba_derivatives;                      \
+        static constexpr auto batch_rnea_derivatives = ns::batch::rnea_derivatives;       \
+        static constexpr auto batch_aba_derivatives = ns::batch::aba_derivatives;         \
+    };
+DERIVATIVE_ROBOT(Humanoid, derivatives_humanoid)
+DERIVATIVE_ROBOT(Articulated, derivatives_articulated)
+
 // batch::<kernel> = the single-state kernel, lane by lane, exactly.
-TEST(DerivativeKernels, BatchedEqualsSingleState) {
-    namespace h = derivatives_humanoid;
+template <class h> void batched_equals_single_state() {
     constexpr int W = 2;
     std::mt19937_64 rng(3);
     std::uniform_real_distribution<double> u(-1, 1);
@@ -112,16 +135,17 @@ TEST(DerivativeKernels, BatchedEqualsSingleState) {
         in[s] = {q, random(h::NV), random(h::NV), {0.1, -0.2, -9.81}, random(18), pi};
     }
     const auto lanes = [&](int a) {
-        std::vector<h::Batch> x(in[0][a].size());
+        std::vector<typename h::Batch> x(in[0][a].size());
         for (size_t i = 0; i < x.size(); ++i)
             for (int s = 0; s < W; ++s) x[i][s] = in[s][a][i];
         return x;
     };
-    std::vector<h::Batch> bin[6];
+    std::vector<typename h::Batch> bin[6];
     for (int a = 0; a < 6; ++a) bin[a] = lanes(a);
     const int n = h::NV * h::NV;
-    std::vector<h::Batch> b_out[3] = {std::vector<h::Batch>(n), std::vector<h::Batch>(n), std::vector<h::Batch>(n)};
-    h::batch::rnea_derivatives(bin[0].data(), bin[1].data(), bin[2].data(), bin[3].data(), bin[4].data(), bin[5].data(),
+    using V = std::vector<typename h::Batch>;
+    V b_out[3] = {V(n), V(n), V(n)};
+    h::batch_rnea_derivatives(bin[0].data(), bin[1].data(), bin[2].data(), bin[3].data(), bin[4].data(), bin[5].data(),
                                b_out[0].data(), b_out[1].data());
     for (int s = 0; s < W; ++s) {
         std::vector<double> dq(n), dv(n);
@@ -130,7 +154,7 @@ TEST(DerivativeKernels, BatchedEqualsSingleState) {
         for (int e = 0; e < n; ++e) ASSERT_EQ(b_out[0][e][s], dq[e]) << "lane " << s << " entry " << e;
         for (int e = 0; e < n; ++e) ASSERT_EQ(b_out[1][e][s], dv[e]) << "lane " << s << " entry " << e;
     }
-    h::batch::aba_derivatives(bin[0].data(), bin[1].data(), bin[2].data(), bin[3].data(), bin[4].data(), bin[5].data(),
+    h::batch_aba_derivatives(bin[0].data(), bin[1].data(), bin[2].data(), bin[3].data(), bin[4].data(), bin[5].data(),
                               b_out[0].data(), b_out[1].data(), b_out[2].data());
     for (int s = 0; s < W; ++s) {
         std::vector<double> out[3] = {std::vector<double>(n), std::vector<double>(n), std::vector<double>(n)};
@@ -140,6 +164,9 @@ TEST(DerivativeKernels, BatchedEqualsSingleState) {
             for (int e = 0; e < n; ++e) ASSERT_EQ(b_out[o][e][s], out[o][e]) << "output " << o << " lane " << s << " entry " << e;
     }
 }
+
+TEST(DerivativeKernels, BatchedEqualsSingleState) { batched_equals_single_state<Humanoid>(); }
+TEST(DerivativeKernels, BatchedEqualsSingleStateArticulated) { batched_equals_single_state<Articulated>(); }
 
 // <kernel>_sc(sin q, cos q, ...) = <kernel>(q, ...), up to the rounding of sin and cos.
 TEST(DerivativeKernels, TrigEntryPointsEqualThePlainOnes) {

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -471,9 +472,10 @@ TEST(CompactEmission, LtdlAsLoops) {
 }
 
 // aba_derivatives' three NV x NV solves go a whole row of NV numbers a step, NV folded into the call, so
-// that the runtime header's rbdgen_rows runs each row as vector statements (x86-64, AArch64) where the
-// plain loop, of a run-time length, stayed scalar: 1.2-1.3x on the floating humanoid and talos at -O2
-// and -Os, 1.4-1.8x at -march=native (AMD EPYC, 2026-11-27).
+// that the runtime header's rbdgen_row holds each row as vector statements (x86-64, AArch64) while the
+// rows it depends on are subtracted from it, where the plain loop, of a run-time length, stayed scalar
+// and loaded and stored the row at every step: 1.2-1.3x on the floating humanoid and talos at -O2 and
+// -Os, 1.4-1.8x at -march=native (AMD EPYC, 2026-11-27), and the rows held, 1.8-2.3x more on the solves.
 TEST(CompactEmission, AbaDerivativesSolvesWholeRowsOfAFoldedLength) {
     const Model model = load_urdf(test::project_model("humanoid30.urdf"), {.floating_base = true});
     GenerateOptions options;
@@ -481,13 +483,51 @@ TEST(CompactEmission, AbaDerivativesSolvesWholeRowsOfAFoldedLength) {
     options.kernels = {"aba_derivatives"};
     const Files files = generate_sources(model, options);
     const std::string source = files.at("robot_aba_derivatives.cpp");
-    const std::string call = "rbdgen_ltdl_solve_rows<Scalar, unsigned short, true, " + std::to_string(model.nv) + ">(";
+    const std::string call = "rbdgen_ltdl_solve_rows<Scalar, unsigned short, " + std::to_string(model.nv) + ">(";
     size_t calls = 0;
     for (size_t at = source.find(call); at != std::string::npos; at = source.find(call, at + 1)) ++calls;
-    EXPECT_EQ(calls, 2u) << "−H⁻¹ ∂τ/∂q and −H⁻¹ ∂τ/∂q̇";
+    EXPECT_EQ(calls, 3u) << "−H⁻¹ ∂τ/∂q, −H⁻¹ ∂τ/∂q̇ and H⁻¹";
     const std::string runtime = files.at("rbdgen_runtime.hpp");
-    EXPECT_NE(runtime.find("template <int M> struct rbdgen_rows<double, M>"), std::string::npos);
-    EXPECT_NE(runtime.find("vector_size(RBDGEN_ROW_LANES * 8)"), std::string::npos);
+    EXPECT_NE(runtime.find("template <int M> struct rbdgen_row<double, M> : rbdgen_row_lanes<RBDGEN_ROW_LANES, M>"), std::string::npos);
+    EXPECT_NE(runtime.find("vector_size(L * 8)"), std::string::npos);
+}
+
+// aba_derivatives has two methods: LTDL's solves, and Carpentier and Mansard's own (H⁻¹ by the
+// articulated-body recursion, then dense products). The generator keeps the one of lower cost, the
+// loops' rows counted as their SSE2 statements, and report.json's method gives both costs; --method
+// forces the other. On the floating humanoid and the arm LTDL costs less (91,491 against 122,400, and
+// 10,021 against 11,550) and ran faster (AMD EPYC, -O2: 14.1 against 17.7 µs and 1.99 against 2.07 µs;
+// -march=native: 9.8 against 11.4 µs).
+TEST(CompactEmission, AbaDerivativesTakesTheMethodOfLowerCost) {
+    for (const auto& [urdf, floating] : {std::pair{"humanoid30.urdf", true}, std::pair{"arm7.urdf", false}}) {
+        const Model model = load_urdf(test::project_model(urdf), {.floating_base = floating});
+        GenerateOptions options;
+        options.name = "robot";
+        options.kernels = {"aba_derivatives"};
+        const auto generated = [&](std::string& method) {
+            const Files files = generate_sources(model, options);
+            method = nlohmann::json::parse(files.at("report.json"))["kernels"]["aba_derivatives"]["method"];
+            return files.at("robot_aba_derivatives.cpp");
+        };
+        std::string method;
+        const std::string source = generated(method);
+        std::smatch costs;
+        ASSERT_TRUE(std::regex_search(method, costs, std::regex("ltdl ([0-9]+), articulated-body ([0-9]+)\\)"))) << method;
+        const long ltdl = std::stol(costs[1]), articulated = std::stol(costs[2]);
+        const bool ltdl_wins = ltdl < articulated;
+        EXPECT_EQ(method.rfind(ltdl_wins ? "ltdl:" : "articulated-body:", 0), 0u) << urdf << ": " << method;
+        const char* const loops[] = {"rbdgen_ltdl_solve_rows<", "rbdgen_negated_product<"};
+        EXPECT_NE(source.find(loops[ltdl_wins ? 0 : 1]), std::string::npos) << urdf;
+        EXPECT_EQ(source.find(loops[ltdl_wins ? 1 : 0]), std::string::npos) << urdf;
+        // forced the other way: the other loops, and the report says who chose
+        options.methods["aba_derivatives"] = ltdl_wins ? "articulated-body" : "ltdl";
+        const std::string forced = generated(method);
+        EXPECT_EQ(method.rfind(options.methods["aba_derivatives"] + ":", 0), 0u) << urdf << ": " << method;
+        EXPECT_NE(method.find("chosen by --method"), std::string::npos) << method;
+        EXPECT_NE(forced.find(loops[ltdl_wins ? 1 : 0]), std::string::npos) << urdf;
+        EXPECT_TRUE(std::regex_search(method, std::regex("ltdl " + std::to_string(ltdl) + ", articulated-body " + std::to_string(articulated))))
+            << "the same costs: " << method;
+    }
 }
 
 TEST(LtdlCost, HumanoidOfSection6) {

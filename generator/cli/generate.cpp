@@ -23,7 +23,7 @@ struct GenerateArgs {
     std::string dir, name, scalar = "double", measure, emission = "auto";
     std::string max_operations = std::to_string(sym::Graph::default_max_nodes);
     std::string snap_tolerance = fmt::format("{:g}", kSnapTolerance), snap_max_effect = fmt::format("{:g}", kSnapMaxEffect);
-    std::vector<std::string> kernels, problems, external_forces, frames, parameters;
+    std::vector<std::string> kernels, problems, external_forces, frames, parameters, methods;
     bool trig_entry_points = false, keep_divisions = false, python = false, depfile = false;
     int ncmtm_order = 0, batch = 0;
     bool ncmtm = false;  // --ncmtm-order given (0 included: it is out of range)
@@ -74,6 +74,12 @@ void generate(const GenerateArgs& a, const std::string& command_line, std::ostre
         if (!l.empty()) o.frames.push_back(l);
     for (const std::string& l : a.parameters)
         if (!l.empty()) o.parameters.push_back(l);
+    for (const std::string& m : a.methods) {
+        const size_t eq = m.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == m.size())
+            throw Error("--method: '" + m + "' is not KERNEL=METHOD; write e.g. --method aba_derivatives=articulated-body");
+        o.methods[m.substr(0, eq)] = m.substr(eq + 1);
+    }
     if (a.ncmtm) ncmtm_kernel_specs(model, a.ncmtm_order);  // an order out of range, before any work
     if (!forward_dynamics_refusal(model).empty())
         std::cerr << "rbdgen: warning: " << forward_dynamics_refusal(model)
@@ -115,6 +121,10 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     c->add_option("--kernels", a->kernels, "comma-separated kernels to emit (default: all of " + list + "); also " + on_request +
                                                ", emitted only when named (large: NV x NV outputs, the derivatives 6 to 20 times rnea's operations, "
                                                "docs/derivatives.md)")->delimiter(',')->type_name("LIST")->allow_extra_args(false);
+    c->add_option("--method", a->methods,
+                  "comma-separated KERNEL=METHOD: how a kernel of several methods computes (minv and aba_derivatives: ltdl or "
+                  "articulated-body), in place of the generator's choice for the robot, which report.json's \"method\" gives "
+                  "with each method's cost")->delimiter(',')->type_name("KERNEL=METHOD,...")->allow_extra_args(false);
     c->add_option("--external-forces", a->external_forces,
                   "comma-separated links (all: every body's own link) whose external wrench rnea, aba and fd_crba_ltdl take "
                   "as input f_ext, a row of 6 a link: [torque; force] in the link's URDF frame, about its origin; a link "

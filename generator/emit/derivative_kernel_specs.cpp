@@ -5,6 +5,7 @@
 #include "algorithms/crba.hpp"
 #include "algorithms/fd_crba_ltdl.hpp"
 #include "algorithms/ltdl.hpp"
+#include "algorithms/minv_aba.hpp"
 #include "algorithms/rnea_derivatives.hpp"
 #include "emit/kernel_spec_parts.hpp"
 
@@ -83,10 +84,37 @@ KernelSpec aba_derivatives_spec = spec("aba_derivatives",
     }, true);
 aba_derivatives_spec.on_request = true;
 aba_derivatives_spec.method = "ltdl: -H^-1 dtau/dq and -H^-1 dtau/dqd at qdd = FD(q, qd, tau), solved with H's LTDL factors, "
-                              "H^-1 from W = L^-1 (ABA's own recursions are not built)";
+                              "and H^-1 by the same solves on the identity";
 aba_derivatives_spec.ltdl_loops = KernelSpec::LtdlLoops::Derivatives;
 aba_derivatives_spec.head = std::make_shared<const KernelSpec>(ltdl_head(run_time, aba_derivatives_spec.inputs));
 aba_derivatives_spec.tail = tail;
+// Carpentier and Mansard's own route (Pinocchio's computeABADerivatives): q̈ by the ABA, H⁻¹ by the
+// articulated-body recursion, and −H⁻¹ times ∂τ/∂q and ∂τ/∂q̇ as dense products; emitted_kernel keeps
+// the route of lower cost for the robot (emit/ltdl_loops.hpp ltdl_loop_cost).
+KernelSpec articulated = spec("aba_derivatives", aba_derivatives_spec.doc, aba_derivatives_spec.inputs, aba_derivatives_spec.outputs,
+    [run_time](const Model& m, const auto& x) {
+        using S = ScalarOf<std::decay_t<decltype(x)>>;
+        const auto f_ext = run_time.body_wrenches(m, x);
+        const auto I = run_time.body_inertias(m, x);
+        const AbaDerivatives<S> d = aba_derivatives_articulated<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), pointer(I));
+        return std::vector{row_major(d.dqdd_dq), row_major(d.dqdd_dqd), row_major(d.Minv)};
+    }, true);
+articulated.on_request = true;
+articulated.method = "articulated-body: qdd by the ABA, H^-1 by the articulated-body recursion (Carpentier and Mansard, Pinocchio's "
+                     "computeABADerivatives), -H^-1 dtau/dq and -H^-1 dtau/dqd as dense products";
+articulated.ltdl_loops = KernelSpec::LtdlLoops::DerivativesArticulated;
+articulated.head = std::make_shared<const KernelSpec>(spec("aba_derivatives_articulated_head",
+    "H^-1 by the articulated-body recursion, and qdd by the ABA.", aba_derivatives_spec.inputs,
+    {nv_matrix("Minv", "H^-1, row-major", ArrayLayout::RowMajor), {"qdd", "joint accelerations", nv}},
+    [run_time](const Model& m, const auto& x) {
+        using S = ScalarOf<std::decay_t<decltype(x)>>;
+        const auto f_ext = run_time.body_wrenches(m, x);
+        const auto I = run_time.body_inertias(m, x);
+        return std::vector{row_major(minv_aba<S>(m, x[0], pointer(I))),
+                           aba<S>(m, x[0], x[1], x[2], vec3(x[3]), pointer(f_ext), nullptr, pointer(I))};
+    }, true));
+articulated.tail = tail;
+aba_derivatives_spec.alternatives.push_back(std::make_shared<const KernelSpec>(std::move(articulated)));
 k.push_back(std::move(aba_derivatives_spec));
 // The regressor, on request (CMake reads the default kernels from `k.push_back(spec(`)
 KernelSpec regressor_spec = spec("regressor",

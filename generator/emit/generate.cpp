@@ -133,6 +133,20 @@ ToTrace specs_to_trace(const Model& model, const GenerateOptions& o, const Conte
         for (KernelSpec& spec : problem_kernel_specs(t.analyses.back())) add(std::move(spec), t.analyses.back().get());
     }
     for (KernelSpec& spec : requested.ncmtm) add(std::move(spec), nullptr);
+    // --method: a kernel emitted, of several methods, and one of them
+    std::string chooses;  // the kernels that have several methods
+    for (const KernelSpec& spec : kernel_specs(s.wrenches, s.frames, s.payload))
+        if (!spec.alternatives.empty()) chooses += (chooses.empty() ? "" : ", ") + spec.name;
+    for (const auto& [kernel, method] : o.methods) {
+        const std::string where = "--method " + comment_text(kernel) + "=" + comment_text(method) + ": ";
+        const auto spec = std::find_if(t.specs.begin(), t.specs.end(), [&](const KernelSpec& k) { return k.name == kernel; });
+        if (spec == t.specs.end()) throw Error(where + "no kernel '" + comment_text(kernel) + "' is emitted; name it in --kernels");
+        if (spec->alternatives.empty()) throw Error(where + "kernel " + kernel + " has one method; the kernels of several are " + chooses);
+        std::string methods = method_name(spec->method);
+        bool known = method == methods;
+        for (const auto& a : spec->alternatives) methods += ", " + method_name(a->method), known = known || method == method_name(a->method);
+        if (!known) throw Error(where + "kernel " + kernel + " has no method '" + comment_text(method) + "'; its methods are " + methods);
+    }
     return t;
 }
 

@@ -33,6 +33,9 @@ struct GenerateOptions {
     std::vector<std::string> frames;           // operational frames: fk's frame_pose, frame_jacobians, frame_motion
     std::vector<std::string> parameters;       // links whose inertial parameters the dynamics kernels take (a payload)
     bool python = false;                       // also <name>_python.cpp, the robot's Python module (pybind11)
+    // --method KERNEL=METHOD: the method of a kernel that has several (minv, aba_derivatives), by the
+    // name report.json's "method" starts with; else the generator's choice for the robot
+    std::map<std::string, std::string> methods;
 };
 
 using Files = std::map<std::string, std::string>;

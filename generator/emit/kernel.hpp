@@ -80,14 +80,18 @@ struct KernelSpec {
     // all their columns at once, negated, and the identity's into its third output (H⁻¹): aba_derivatives.
     // DerivativePairs runs `head` (the kernel's inputs to the vectors of rnea_derivatives' pair terms)
     // and the pair terms as loops over LTDL's rows (a DoF and its ancestors): rnea_derivatives.
-    enum class LtdlLoops { None, Factor, Solve, FactorAndSolve, Derivatives, DerivativePairs };
+    // DerivativesArticulated, aba_derivatives' other route, runs `head` (the kernel's inputs to H⁻¹,
+    // written into its third output, and q̈), `tail` as Derivatives does, and the products of H⁻¹ with
+    // the tail's outputs as loops over whole rows.
+    enum class LtdlLoops { None, Factor, Solve, FactorAndSolve, Derivatives, DerivativePairs, DerivativesArticulated };
     LtdlLoops ltdl_loops = LtdlLoops::None;
     std::shared_ptr<const KernelSpec> head, tail;
     // How the kernel computes what it does, where there was a choice (report.json "method"): the words
     // before its first ':' name the method.
     std::string method;
     // The same kernel by other algorithms (same inputs and outputs): trace_kernel traces each and keeps
-    // the one of fewest operations for this robot.
+    // the one of fewest operations for this robot; for a kernel emitted as loops, emitted_kernel keeps
+    // the one of lowest ltdl_loop_cost instead (emit/ltdl_loops.hpp).
     std::vector<std::shared_ptr<const KernelSpec>> alternatives;
     // Traced with value numbering by value (sym/merge_values.hpp): Nori's LU, whose symmetric
     // products Xᵀ Iᴬ X are traced as two expressions a pair of entries.
@@ -163,9 +167,12 @@ struct Kernel {
 // Divisions that share a divisor become one reciprocal and multiplications unless keep_divisions.
 // What the trace folds: everything (straight-line), all but the signs of constants (compact:
 // sym::Graph::sign_neutral), or also none of the model's placements and inertias (uniform:
-// sym::Graph::opaque_model).
+// sym::Graph::opaque_model). Of a kernel's methods (KernelSpec::alternatives), the one named
+// `method` (--method), else the one of fewest operations.
 enum class Folding { Full, SignNeutral, Opaque };
 Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes = sym::Graph::default_max_nodes,
-                    bool keep_divisions = false, Folding folding = Folding::Full);
+                    bool keep_divisions = false, Folding folding = Folding::Full, const std::string& method = "");
+// The name of a method: the words of KernelSpec::method before its first ':'.
+std::string method_name(const std::string& method);
 
 }  // namespace rbdgen

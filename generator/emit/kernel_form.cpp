@@ -14,8 +14,10 @@ Emitted emitted_kernel(const Model& model, const KernelSpec& spec, const Generat
                        const ProblemAnalysis* problem) {
     Emitted e;
     e.problem = problem;
+    const auto named = o.methods.find(spec.name);
+    const std::string method = named == o.methods.end() ? "" : named->second;
     try {
-        e.kernel = trace_kernel(model, spec, o.max_operations, o.keep_divisions);
+        e.kernel = trace_kernel(model, spec, o.max_operations, o.keep_divisions, Folding::Full, method);
     } catch (const std::length_error&) {
         throw Error(fmt::format("{}: kernel '{}' needs more than {} operations for this robot ({} DoF), the limit "
                                 "--max-operations sets: straight-line code that large would take too long to compile "
@@ -35,7 +37,7 @@ Emitted emitted_kernel(const Model& model, const KernelSpec& spec, const Generat
     // folded either); that trace, to replace x's when the form is kept.
     const auto make_compact = [&](const KernelSpec& s, Emitted& x) -> std::optional<Kernel> {
         Kernel neutral = trace_kernel(model, s, o.max_operations, o.keep_divisions,
-                                      uniform ? Folding::Opaque : Folding::SignNeutral);
+                                      uniform ? Folding::Opaque : Folding::SignNeutral, s.name == spec.name ? method : "");
         x.compact = compact_kernel(neutral, {o.scalar, false, false, uniform}, neutral.name + "_");
         if (x.compact && o.emission == "auto" && neutral.ops().total() < kCompactMinOpsPerCall * x.compact->calls)
             x.compact.reset();
@@ -75,6 +77,29 @@ Emitted emitted_kernel(const Model& model, const KernelSpec& spec, const Generat
         if (o.emission == "auto" && e.head && !e.head->compact && !e.tail) e.loop_ops.reset(), e.head.reset();
     };
     choose_form(spec, e);
+    // A kernel of several methods emitted as loops (aba_derivatives): the one named by --method, else
+    // the one of lowest cost, its loops counted as the portable x86-64 build runs them (SSE2: a row of
+    // NV numbers is NV / 2 statements), and every method's cost in its report.
+    if (e.loop_ops && !spec.alternatives.empty()) {
+        constexpr int kLanes = 2;
+        const auto cost = [&](const Emitted& x) {
+            long c = ltdl_loop_cost(model, x.kernel.spec->ltdl_loops, o.keep_divisions, kLanes);
+            for (const auto& part : {x.head, x.tail})
+                if (part) c += part->ops().total();
+            return c;
+        };
+        long best = cost(e);
+        std::string costs = method_name(spec.method) + " " + std::to_string(best);
+        for (const auto& alternative : spec.alternatives) {
+            Emitted a = emitted_kernel(model, *alternative, o, fd_refusal, problem);
+            if (!a.loop_ops) continue;
+            const long c = cost(a);
+            costs += ", " + method_name(alternative->method) + " " + std::to_string(c);
+            if (method.empty() ? c < best : method_name(alternative->method) == method) best = c, e = std::move(a);
+        }
+        e.kernel.method += " (cost for this robot, operations with a row's vector statements of " + std::to_string(kLanes) +
+                           " lanes counted as one: " + costs + (method.empty() ? "" : "; chosen by --method") + ")";
+    }
     // what run-time wrenches and parameters cost: the kernel's operations with everything folded
     if (!e.problem)
         for (const KernelSpec& folded : kernel_specs())

@@ -328,7 +328,10 @@ void trace_into(Kernel& k, const Model& model, const KernelSpec& spec) {
 }
 }  // namespace
 
-Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes, bool keep_divisions, Folding folding) {
+std::string method_name(const std::string& method) { return method.substr(0, method.find(':')); }
+
+Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes, bool keep_divisions, Folding folding,
+                    const std::string& method) {
     Kernel k;
     k.spec = &spec;
     k.name = spec.name;
@@ -356,21 +359,20 @@ Kernel trace_kernel(const Model& model, const KernelSpec& spec, int max_nodes, b
             return sym::merge_equal_values(in, outputs, out, sym::kMergeTolerance);
         });
     k.method = spec.method;
-    if (spec.alternatives.empty()) return k;
-    // the method of fewest operations for this robot, and what each took
-    const auto short_name = [](const std::string& method) { return method.substr(0, method.find(':')); };
-    std::string counts = short_name(spec.method) + " " + std::to_string(k.ops().total());
+    if (spec.alternatives.empty() || (spec.ltdl_loops != KernelSpec::LtdlLoops::None && method.empty())) return k;
+    // the method named, or the one of fewest operations for this robot, and what each took
+    std::string counts = method_name(spec.method) + " " + std::to_string(k.ops().total());
     for (const auto& alternative : spec.alternatives) {
         Kernel a = trace_kernel(model, *alternative, max_nodes, keep_divisions, folding);
-        counts += ", " + short_name(alternative->method) + " " + std::to_string(a.ops().total());
-        if (a.ops().total() < k.ops().total()) {
+        counts += ", " + method_name(alternative->method) + " " + std::to_string(a.ops().total());
+        if (method.empty() ? a.ops().total() < k.ops().total() : method_name(alternative->method) == method) {
             a.spec = &spec;
             a.name = spec.name;
             a.doc = spec.doc;
             k = std::move(a);
         }
     }
-    k.method += " (operations for this robot: " + counts + ")";
+    k.method += " (operations for this robot: " + counts + (method.empty() ? "" : "; chosen by --method") + ")";
     return k;
 }
 

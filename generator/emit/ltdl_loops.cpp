@@ -1,6 +1,8 @@
 // ltdl_loop_function and ltdl_loop_ops (emit/ltdl_loops.hpp).
 #include "emit/ltdl_loops.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "algorithms/ltdl.hpp"
@@ -34,11 +36,35 @@ std::vector<int> first_dofs(const Model& model) {
     return first;
 }
 
+// Column j of L for rbdgen_ltdl_solve_rows: the entries of the rows below j whose column is j,
+// entries coff[j] to coff[j + 1] − 1 of cent (the entry) and crow (its row).
+std::string column_tables(const LtdlRows& rows, const std::string& index, const std::string& prefix) {
+    const int n = static_cast<int>(rows.off.size()) - 1;
+    std::vector<std::vector<int>> entries(n);
+    for (int i = 0; i < n; ++i)
+        for (int e = rows.off[i] + 1; e < rows.off[i + 1]; ++e) entries[rows.col[e]].push_back(e);
+    std::vector<int> coff{0}, cent, crow;
+    for (int j = 0; j < n; ++j) {
+        for (int e : entries[j]) {
+            cent.push_back(e);
+            crow.push_back(static_cast<int>(std::upper_bound(rows.off.begin(), rows.off.end(), e) - rows.off.begin()) - 1);
+        }
+        coff.push_back(static_cast<int>(cent.size()));
+    }
+    if (cent.empty()) cent = crow = {0};  // a chain of one DoF: no entry, and no empty array
+    return "// L's columns: column j is entries coff[j] to coff[j + 1] - 1 of cent (the entry) and crow (its row)\n" +
+           int_table(index, prefix + "coff", coff) + int_table(index, prefix + "cent", cent) + int_table(index, prefix + "crow", crow);
+}
+
 }  // namespace
 
 sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions) {
     const LtdlRows rows = ltdl_rows(expanded_parent(model));
     sym::OpCounts n;
+    if (loops == Loops::DerivativesArticulated) {  // rbdgen_negated_product, twice: NV² row updates of NV numbers each
+        n.mul = n.add = 2L * model.nv * model.nv * model.nv;
+        return n;
+    }
     if (loops == Loops::DerivativePairs) {  // rbdgen_rnea_derivative_pairs: 6-vector dot products, 11 operations each
         const std::vector<int> first = first_dofs(model);
         for (int i = 0; i < model.nv; ++i)
@@ -49,22 +75,10 @@ sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions
         return n;
     }
     if (loops == Loops::FactorAndSolve || loops == Loops::Derivatives) n.add += model.nv;  // τ − C
-    // aba_derivatives: two solves more of NV columns (rbdgen_ltdl_solve_rows: a reciprocal a row) and H⁻¹
-    // (rbdgen_ltdl_inverse: W = L⁻¹, then over each j's subtree, a reciprocal and the lower triangle)
-    const long columns = loops == Loops::Derivatives ? 2L * model.nv : 0;
-    if (columns) {
-        n.div += 2L * model.nv + model.nv, n.mul += columns * model.nv;
-        const std::vector<int> lambda = expanded_parent(model);
-        for (int k = 0; k < model.nv; ++k) {
-            const long d = rows.off[k + 1] - rows.off[k], m = d * (d - 1) / 2;  // W's row k
-            n.mul += m, n.add += m;
-            long members = 0;  // the subtree of k
-            for (int i = k; i < model.nv; ++i)
-                for (int j = i; j >= k; j = lambda[j])
-                    if (j == k) ++members;
-            n.mul += members + members * (members + 1) / 2, n.add += members * (members + 1) / 2;
-        }
-    }
+    // aba_derivatives: three solves more of NV columns (rbdgen_ltdl_solve_rows, a reciprocal a row):
+    // −H⁻¹ ∂τ/∂q, −H⁻¹ ∂τ/∂q̇ and H⁻¹ from the identity
+    const long columns = loops == Loops::Derivatives ? 3L * model.nv : 0;
+    if (columns) n.div += 3L * model.nv, n.mul += columns * model.nv;
     for (int k = 0; k < model.nv; ++k) {
         const long d = rows.off[k + 1] - rows.off[k];
         if (loops != Loops::Solve) {  // rbdgen_ltdl's row k
@@ -76,6 +90,17 @@ sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions
         if (loops != Loops::Factor) n.mul += (1 + columns) * 2 * (d - 1), n.add += (1 + columns) * 2 * (d - 1), n.div += 1;  // the solves
     }
     return n;
+}
+
+long ltdl_loop_cost(const Model& model, Loops loops, bool keep_divisions, int lanes) {
+    const long n = model.nv;
+    long statements = 0;  // a row of NV numbers: NV / lanes statements, the rest by halves (rbdgen_row)
+    for (int width = lanes, rest = model.nv; width >= 1; rest %= width, width /= 2) statements += rest / width;
+    if (loops == Loops::DerivativesArticulated) return 2 * n * n * 2 * statements;  // an update: a multiply and a subtract
+    if (loops != Loops::Derivatives) return ltdl_loop_ops(model, loops, keep_divisions).total();
+    const LtdlRows rows = ltdl_rows(expanded_parent(model));
+    const long updates = 2 * (static_cast<long>(rows.col.size()) - n);  // a solve's row updates, both sweeps
+    return ltdl_loop_ops(model, Loops::FactorAndSolve, keep_divisions).total() + 3 * (updates * 2 * statements + n * statements + n);
 }
 
 LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopPart& head, const LoopPart& tail,
@@ -92,10 +117,22 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopP
     const std::string index = n * n < 65536 ? "unsigned short" : "int";
     const std::string type = options.batch ? "Batch" : "Scalar";
     LoopFunction f;
+    if (loops == Loops::DerivativesArticulated) {  // H⁻¹ and q̈, ∂τ/∂q and ∂τ/∂q̇ at q̈, then −H⁻¹ times each
+        const bool sc = options.precomputed_trig;
+        const std::string& dq = k.outputs[0].name, &dqd = k.outputs[1].name, &dtau = k.outputs[2].name;
+        f.definitions = part_function(prefix + "head", head, options) + part_function(prefix + "tail", tail, options);
+        f.body = fmt::format("    {} qdd[{}], X[{}];  // X: room for a product's right-hand side\n", type, n, n * n) +
+                 call(prefix + "head", *head.kernel, sc, dtau + ", qdd") + "  // H^-1 by the articulated-body recursion, qdd by the ABA\n" +
+                 call(prefix + "tail", *tail.kernel, sc, dq + ", " + dqd) + "  // dtau/dq and dtau/dqd at qdd\n" +
+                 fmt::format("    rbdgen_negated_product<{0}, {1}>({2}, {3}, X);\n    rbdgen_negated_product<{0}, {1}>({2}, {4}, X);\n", type, n,
+                             dtau, dq, dqd);
+        return f;
+    }
     f.definitions = "// LTDL's rows (rbdgen_ltdl in rbdgen_runtime.hpp): row k is entries off[k] to off[k + 1] - 1, "
                     "a row its diagonal and then its ancestors\n" +
                     int_table(index, prefix + "off", rows.off) + int_table(index, prefix + "col", rows.col) +
-                    (loops == Loops::FactorAndSolve || loops == Loops::Derivatives ? ""
+                    (loops == Loops::FactorAndSolve ? ""
+                     : loops == Loops::Derivatives ? column_tables(rows, index, prefix)
                      : loops == Loops::DerivativePairs ? "// the first DoF of each DoF's joint\n" + int_table(index, prefix + "first", first_dofs(model))
                                                        : int_table(index, prefix + "at", at));
     const std::string tables = fmt::format("{0}off, {0}col, static_cast<const {2}*>(nullptr), {1}", prefix, n, index);
@@ -124,13 +161,14 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopP
             if (!derivatives) break;
             // dτ/dq and dτ/dq̇ at q̈ into the outputs, then −H⁻¹ of each in place, and H⁻¹ from the identity
             f.definitions += part_function(prefix + "tail", tail, options);
-            const std::string rows = fmt::format("    rbdgen_ltdl_solve_rows<{}, {}, true, {}>(A, {}, ", type, index, n, tables);
+            const std::string rows = fmt::format("    rbdgen_ltdl_solve_rows<{}, {}, {}>(A, {}off, {}col, {}coff, {}cent, {}crow, {}, ", type,
+                                                 index, n, prefix, prefix, prefix, prefix, prefix, n);
             const std::string& dq = k.outputs[0].name, &dqd = k.outputs[1].name, &dtau = k.outputs[2].name;
             f.body += call(prefix + "tail", *tail.kernel, sc, dq + ", " + dqd) + "  // dtau/dq and dtau/dqd at qdd\n" +
                       rows + dq + ", -1);\n" + rows + dqd + ", -1);\n" +
-                      fmt::format("    {0} W[{1}], w[{2}];\n    int member[{2}];\n", type, nnz, n) +
-                      fmt::format("    rbdgen_ltdl_inverse<{}, {}>(A, {}off, {}col, {}, W, w, member, {});  // H^-1\n", type, index,
-                                  prefix, prefix, n, dtau);
+                      fmt::format("    for (int e = 0; e < {}; ++e) {}[e] = {}{{}};\n", n * n, dtau, type) +
+                      fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {}] = {}{{}} + 1;\n", n, dtau, n + 1, type) + rows + dtau +
+                      ", 1);  // H^-1\n";
             break;
         }
         case Loops::DerivativePairs: {
@@ -142,7 +180,8 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopP
                                  prefix, prefix, n, k.outputs[0].name, k.outputs[1].name);
             break;
         }
-        case Loops::None: break;
+        case Loops::None:
+        case Loops::DerivativesArticulated: break;
     }
     return f;
 }

@@ -17,6 +17,11 @@ namespace rbdgen {
 // three NV x NV outputs, to add to its head's and tail's.
 sym::OpCounts ltdl_loop_ops(const Model& model, KernelSpec::LtdlLoops loops, bool keep_divisions);
 
+// What the loops cost, for choosing between a kernel's routes (KernelSpec::alternatives): their
+// operations, a row operation of the runtime header's rbdgen_row counted as its vector statements of
+// `lanes` lanes (a multiply and a subtract each).
+long ltdl_loop_cost(const Model& model, KernelSpec::LtdlLoops loops, bool keep_divisions, int lanes);
+
 // A kernel the loops call (fd_crba_ltdl's and aba_derivatives' head, aba_derivatives' tail): its trace
 // and its function's definitions and body.
 struct LoopPart {

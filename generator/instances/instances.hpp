@@ -31,6 +31,7 @@
 #define RBDGEN_INSTANCES(S)                         \
     template RBDGEN_ABA(S);                         \
     template RBDGEN_ABA_DERIVATIVES(S);             \
+    template RBDGEN_ABA_DERIVATIVES_ARTICULATED(S); \
     template RBDGEN_CENTER_OF_MASS(S);              \
     template RBDGEN_CENTROIDAL(S);                  \
     template RBDGEN_CENTROIDAL_MOMENTUM_RATE(S);    \

@@ -3,7 +3,7 @@
 #                  [NCMTM_ORDER N] [EXTERNAL_FORCES link1 link2 ...|all] [FRAMES link1 link2 ...]
 #                  [PARAMETERS link1 link2 ...] [ARMATURE joint=value ...] [MEASURE] [KEEP_DIVISIONS] [BATCH W]
 #                  [EMISSION straight|compact|uniform|auto] [SNAP_TOLERANCE T] [SNAP_MAX_EFFECT E]
-#                  [COMPILE_OPTIONS ...])
+#                  [METHOD kernel=method ...] [COMPILE_OPTIONS ...])
 #
 # BATCH W (2, 4 or 8) also emits batch::<kernel> of every kernel, W states a call in structure of
 # arrays on GCC's and Clang's vector extensions (docs/emission.md, "Batched kernels"); build with the target's
@@ -17,6 +17,8 @@
 # docs/kernels.md): a joint's rotation, translation or axis within T (default 1e-7) of 0 or ±1 is
 # made exact only when that changes no kernel's output by more than E (default 1e-10) relative.
 # SNAP_MAX_EFFECT 0 keeps every constant as the file gives it; a larger E trades exactness for speed.
+# METHOD kernel=method ... (rbdgen generate's --method): how a kernel of several methods computes
+# (minv, aba_derivatives: ltdl or articulated-body) in place of the generator's choice for the robot.
 # KEEP_DIVISIONS emits every division as written (no shared reciprocals; for x86-64 targets).
 # MEASURE compiles each kernel once more at generation, with the project's C++ compiler at -Os, and
 # writes its machine code and worst stack frame into report.json ("host_build") and report.md.
@@ -87,7 +89,7 @@ endfunction()
 # read from its kernel specs (rbdgen's generator/CMakeLists.txt, or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS;PYTHON" "URDF;MODEL;SCALAR;NCMTM_ORDER;BATCH;EMISSION;SNAP_TOLERANCE;SNAP_MAX_EFFECT" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS;ARMATURE" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS;PYTHON" "URDF;MODEL;SCALAR;NCMTM_ORDER;BATCH;EMISSION;SNAP_TOLERANCE;SNAP_MAX_EFFECT" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS;ARMATURE;METHOD" ${ARGN})
   # MODEL: the robot's file in any format rbdgen reads (URDF, MJCF, SDFormat: recognised by its root element)
   if(R_MODEL AND R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's file once, with URDF <file> or MODEL <file>")
@@ -212,6 +214,10 @@ function(rbdgen_add_robot NAME)
   if(R_ARMATURE)  # joint=value ...: the rotors' inertias a URDF has no field for
     string(REPLACE ";" "," armature "${R_ARMATURE}")
     list(APPEND flags --armature "${armature}")
+  endif()
+  if(R_METHOD)
+    string(REPLACE ";" "," methods "${R_METHOD}")
+    list(APPEND flags --method "${methods}")
   endif()
   if(R_PARAMETERS)
     string(REPLACE ";" "," payload_links "${R_PARAMETERS}")
