@@ -302,42 +302,81 @@ template <> struct rbdgen_row_lanes<1, 0> {
     inline RBDGEN_INLINE void store(double*) const noexcept {}
 };
 template <int M> struct rbdgen_row<double, M> : rbdgen_row_lanes<RBDGEN_ROW_LANES, M> {};
+#define RBDGEN_ROW_BLOCK (8 * RBDGEN_ROW_LANES)
+#else
+#define RBDGEN_ROW_BLOCK 64
 #endif
+// Columns C0 to M − 1 of a block, RBDGEN_ROW_BLOCK columns at a time (with vector registers, eight
+// registers' worth: a row's slice held in registers, not spilled): f.template slice<C0, B>() for each
+// slice of B columns from C0.
+template <int M, int C0 = 0, bool More = (M - C0 > RBDGEN_ROW_BLOCK)> struct rbdgen_column_slices {
+    template <class F> static inline RBDGEN_INLINE void each(F& f) noexcept {
+        f.template slice<C0, RBDGEN_ROW_BLOCK>();
+        rbdgen_column_slices<M, C0 + RBDGEN_ROW_BLOCK>::each(f);
+    }
+};
+template <int M, int C0> struct rbdgen_column_slices<M, C0, false> {
+    template <class F> static inline RBDGEN_INLINE void each(F& f) noexcept { f.template slice<C0, M - C0>(); }
+};
 }  // namespace
 // X = s H⁻¹ X for X of n rows and M columns, row-major, in place, s = 1 or −1 (aba_derivatives:
 // −H⁻¹ ∂τ/∂q, −H⁻¹ ∂τ/∂q̇, and H⁻¹ from the identity), with the factors rbdgen_ltdl left in A (packed):
-// the sweeps of rbdgen_ltdl_solve, each row of X held (rbdgen_row) while the rows it depends on are
-// subtracted from it. Y = L⁻ᵀ X, row j from its descendants' (column j of L: the entries cent[c] of
+// the sweeps of rbdgen_ltdl_solve, each row of X held (rbdgen_row; a slice of RBDGEN_ROW_BLOCK columns
+// at a time) while the rows it depends on are subtracted from it. Y = L⁻ᵀ X, row j from its descendants' (column j of L: the entries cent[c] of
 // rows crow[c], c from coff[j] to coff[j + 1] − 1); then row i of L⁻¹ (s D⁻¹ Y) from its ancestors'.
+namespace {
+template <class T, class I, int M> struct rbdgen_solve_slices {
+    const T* RBDGEN_RESTRICT A;
+    const I *off, *col, *coff, *cent, *crow;
+    int n;
+    T* RBDGEN_RESTRICT X;
+    int s;
+    template <int C0, int B> inline RBDGEN_INLINE void slice() noexcept {
+        for (int j = n - 1; j >= 0; --j) {  // Y = L⁻ᵀ X
+            rbdgen_row<T, B> x;
+            x.load(X + j * M + C0);
+            for (int c = coff[j]; c < coff[j + 1]; ++c) x.axpy(A[cent[c]], X + crow[c] * M + C0);
+            x.store(X + j * M + C0);
+        }
+        for (int i = 0; i < n; ++i) {  // X = L⁻¹ (s D⁻¹ Y)
+            rbdgen_row<T, B> x;
+            x.load(X + i * M + C0);
+            x.scale((T{} + s) / A[off[i]]);
+            for (int e = off[i] + 1; e < off[i + 1]; ++e) x.axpy(A[e], X + col[e] * M + C0);
+            x.store(X + i * M + C0);
+        }
+    }
+};
+}  // namespace
 template <class T, class I, int M>
 static inline RBDGEN_INLINE void rbdgen_ltdl_solve_rows(const T* RBDGEN_RESTRICT A, const I* off, const I* col, const I* coff, const I* cent,
                                           const I* crow, int n, T* RBDGEN_RESTRICT X, int s) noexcept {
-    for (int j = n - 1; j >= 0; --j) {  // Y = L⁻ᵀ X
-        rbdgen_row<T, M> x;
-        x.load(X + j * M);
-        for (int c = coff[j]; c < coff[j + 1]; ++c) x.axpy(A[cent[c]], X + crow[c] * M);
-        x.store(X + j * M);
-    }
-    for (int i = 0; i < n; ++i) {  // X = L⁻¹ (s D⁻¹ Y)
-        rbdgen_row<T, M> x;
-        x.load(X + i * M);
-        x.scale((T{} + s) / A[off[i]]);
-        for (int e = off[i] + 1; e < off[i + 1]; ++e) x.axpy(A[e], X + col[e] * M);
-        x.store(X + i * M);
-    }
+    rbdgen_solve_slices<T, I, M> f{A, off, col, coff, cent, crow, n, X, s};
+    rbdgen_column_slices<M>::each(f);
 }
 // Y = −H⁻¹ Y for Y n x n, row-major, in place (aba_derivatives by the articulated-body algorithm:
-// −H⁻¹ ∂τ/∂q and −H⁻¹ ∂τ/∂q̇), X n x n room for Y's copy: row i of the product held (rbdgen_row) while
-// H⁻¹_ik times row k of X is subtracted from it.
+// −H⁻¹ ∂τ/∂q and −H⁻¹ ∂τ/∂q̇), X n x n room for Y's copy: row i of the product held (rbdgen_row, a slice
+// at a time) while H⁻¹_ik times row k of X is subtracted from it.
+namespace {
+template <class T, int n> struct rbdgen_product_slices {
+    const T* RBDGEN_RESTRICT Hinv;
+    T* RBDGEN_RESTRICT Y;
+    const T* RBDGEN_RESTRICT X;
+    template <int C0, int B> inline RBDGEN_INLINE void slice() noexcept {
+        for (int i = 0; i < n; ++i) {
+            rbdgen_row<T, B> y;
+            y.clear();
+            for (int k = 0; k < n; ++k) y.axpy(Hinv[i * n + k], X + k * n + C0);
+            y.store(Y + i * n + C0);
+        }
+    }
+};
+}  // namespace
 template <class T, int n>
 static inline RBDGEN_INLINE void rbdgen_negated_product(const T* RBDGEN_RESTRICT Hinv, T* RBDGEN_RESTRICT Y, T* RBDGEN_RESTRICT X) noexcept {
     for (int e = 0; e < n * n; ++e) X[e] = Y[e];
-    for (int i = 0; i < n; ++i) {
-        rbdgen_row<T, n> y;
-        y.clear();
-        for (int k = 0; k < n; ++k) y.axpy(Hinv[i * n + k], X + k * n);
-        y.store(Y + i * n);
-    }
+    rbdgen_product_slices<T, n> f{Hinv, Y, X};
+    rbdgen_column_slices<n>::each(f);
 }
 // ∂τ/∂q and ∂τ/∂q̇ (n x n, row-major) from the vectors of rnea_derivatives' head (algorithms/
 // rnea_derivatives.hpp: rnea_derivative_pairs), 8 six-vectors a DoF in V: s, u, α, β, Y S, Bᵀ S,
