@@ -2,8 +2,8 @@
 // derivatives of the dynamics and the way mjd_transitionFD takes them: one-sided, every perturbation
 // from one computation at the state, each a call of mj_forwardSkip (for ∂q̈) or mj_inverseSkip (for
 // ∂τ) that skips the stages the perturbation leaves unchanged (a velocity: the position stage; a
-// force: position and velocity), positions moved on the manifold by mj_integratePos. Contacts, limits
-// and passive forces off, as in mujoco.cpp. The outputs are MuJoCo's, in its coordinates (a free
+// force: position and velocity), positions moved on the manifold by mj_integratePos. Every constraint
+// (contacts, limits, the equalities MuJoCo makes of a URDF's mimic joints) and passive force off. The outputs are MuJoCo's, in its coordinates (a free
 // joint's linear velocity in world axes): `joint_dofs` maps rbdgen's 1-DoF joints to them, the block
 // two libraries can be compared on without converting the base.
 #include "mujoco_differences.hpp"
@@ -27,12 +27,13 @@ struct Differences {
 
 MujocoDifferences mujoco_differences(const std::string& urdf, const Model& model) {
     auto p = std::make_shared<Differences>();
-    const bool floating = model.bodies[0].joint.type == JointType::Floating;
+    const bool floating = model.bodies[0].joint.type == JointType::Floating;  // its q 0..6 and q̇ 0..5
     test::load_mujoco(urdf, floating, p->mj);
     if (!p->mj.m) throw std::runtime_error("MuJoCo refuses " + urdf + ": " + p->mj.refusal);
     mjModel* m = p->mj.m;
     p->mj.d = mj_makeData(m);
-    m->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_LIMIT | mjDSBL_PASSIVE;
+    // no constraint of any kind (MuJoCo's URDF reader makes a mimic joint an equality) and no passive force
+    m->opt.disableflags |= mjDSBL_CONSTRAINT | mjDSBL_PASSIVE;
     MujocoDifferences out;
     for (const Body& b : model.bodies) {
         if (b.joint.type == JointType::Floating) {
@@ -48,7 +49,8 @@ MujocoDifferences mujoco_differences(const std::string& urdf, const Model& model
     }
     const int n = m->nv;
     p->qpos.assign(m->nq, 0), p->qvel.assign(n, 0), p->base.assign(n, 0), p->x.assign(n, 0);
-    out.run = [p, floating](const double* q, const double* qd, const double* x, const double* g, bool forward, double* const* out) {
+    const std::vector<std::pair<int, int>> out_dofs = out.joint_dofs;
+    out.run = [p, floating, out_dofs](const double* q, const double* qd, const double* x, const double* g, bool forward, double* const* out) {
         mjModel* m = p->mj.m;
         mjData* d = p->mj.d;
         const int n = m->nv;
@@ -60,9 +62,19 @@ MujocoDifferences mujoco_differences(const std::string& urdf, const Model& model
                                    d->qpos[p->free_qpos + 6] = Q.z();
         }
         for (int k = 0; k < 3; ++k) m->opt.gravity[k] = g[k];
-        // the velocities and the third input in MuJoCo's dof order (the base's as rbdgen's: only the
-        // time of the differences is compared there)
-        for (int k = 0; k < n; ++k) d->qvel[k] = qd[k], (forward ? d->qfrc_applied : d->qacc)[k] = x[k];
+        // the velocities and the third input in MuJoCo's dofs: a joint's as they are; the base's
+        // [ω; v] in the body as MuJoCo's [R v; ω], its [torque; force] as [R f; torque], its
+        // acceleration [ω̇; v̇] as [R (v̇ + ω × v); ω̇] (docs/mjcf.md)
+        mjtNum* third = forward ? d->qfrc_applied : d->qacc;
+        for (const auto& [v, dof] : out_dofs) d->qvel[dof] = qd[v], third[dof] = x[v];
+        if (floating) {
+            const Eigen::Matrix3d R = Eigen::Quaterniond(q[6], q[3], q[4], q[5]).normalized().toRotationMatrix();
+            const Eigen::Vector3d w(qd), v(qd + 3), a(x), l(x + 3);
+            const Eigen::Vector3d v_world = R * v, linear = forward ? Eigen::Vector3d(R * l) : Eigen::Vector3d(R * (l + w.cross(v)));
+            for (int k = 0; k < 3; ++k)
+                d->qvel[p->free_dof + k] = v_world[k], d->qvel[p->free_dof + 3 + k] = w[k], third[p->free_dof + k] = linear[k],
+                                   third[p->free_dof + 3 + k] = a[k];
+        }
         const auto compute = [&](int skip) {
             if (forward) mj_forwardSkip(m, d, skip, 1);
             else mj_inverseSkip(m, d, skip, 1);

@@ -495,8 +495,8 @@ TEST(CompactEmission, AbaDerivativesSolvesWholeRowsOfAFoldedLength) {
 // aba_derivatives has two methods: LTDL's solves, and Carpentier and Mansard's own (H⁻¹ by the
 // articulated-body recursion, then dense products). The generator keeps the one of lower cost, the
 // loops' rows counted as their SSE2 statements, and report.json's method gives both costs; --method
-// forces the other. On the floating humanoid and the arm LTDL costs less (91,491 against 122,400, and
-// 10,021 against 11,550) and ran faster (AMD EPYC, -O2: 14.1 against 17.7 µs and 1.99 against 2.07 µs;
+// forces the other. On the floating humanoid and the arm LTDL costs less (91,571 against 122,389, and
+// 10,021 against 11,544) and ran faster (AMD EPYC, -O2: 14.1 against 17.7 µs and 1.99 against 2.07 µs;
 // -march=native: 9.8 against 11.4 µs).
 TEST(CompactEmission, AbaDerivativesTakesTheMethodOfLowerCost) {
     for (const auto& [urdf, floating] : {std::pair{"humanoid30.urdf", true}, std::pair{"arm7.urdf", false}}) {

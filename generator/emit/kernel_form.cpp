@@ -78,25 +78,27 @@ Emitted emitted_kernel(const Model& model, const KernelSpec& spec, const Generat
     };
     choose_form(spec, e);
     // A kernel of several methods emitted as loops (aba_derivatives): the one named by --method, else
-    // the one of lowest cost, its loops counted as the portable x86-64 build runs them (SSE2: a row of
-    // NV numbers is NV / 2 statements), and every method's cost in its report.
+    // the one of lowest cost, and every method's cost in its report. The cost: the head's operations
+    // (each traced as written), the tail's (they share it), and the loops', counted as the portable
+    // x86-64 build runs them (SSE2: a row of NV numbers is NV / 2 statements). Only the method kept is
+    // traced whole.
     if (e.loop_ops && !spec.alternatives.empty()) {
         constexpr int kLanes = 2;
-        const auto cost = [&](const Emitted& x) {
-            long c = ltdl_loop_cost(model, x.kernel.spec->ltdl_loops, o.keep_divisions, kLanes);
-            for (const auto& part : {x.head, x.tail})
-                if (part) c += part->ops().total();
-            return c;
+        const long tail = e.tail ? e.tail->ops().total() : 0;
+        const auto cost = [&](const KernelSpec& s) {
+            return ltdl_loop_cost(model, s.ltdl_loops, o.keep_divisions, kLanes) + tail +
+                   (s.head ? trace_kernel(model, *s.head, o.max_operations, o.keep_divisions).ops().total() : 0);
         };
-        long best = cost(e);
+        long best = cost(spec);
         std::string costs = method_name(spec.method) + " " + std::to_string(best);
+        const KernelSpec* kept = &spec;
         for (const auto& alternative : spec.alternatives) {
-            Emitted a = emitted_kernel(model, *alternative, o, fd_refusal, problem);
-            if (!a.loop_ops) continue;
-            const long c = cost(a);
+            if (alternative->tail != spec.tail) throw std::logic_error(spec.name + ": its methods' costs assume one tail");
+            const long c = cost(*alternative);
             costs += ", " + method_name(alternative->method) + " " + std::to_string(c);
-            if (method.empty() ? c < best : method_name(alternative->method) == method) best = c, e = std::move(a);
+            if (method.empty() ? c < best : method_name(alternative->method) == method) best = c, kept = alternative.get();
         }
+        if (kept != &spec) e = emitted_kernel(model, *kept, o, fd_refusal, problem);
         e.kernel.method += " (cost for this robot, operations with a row's vector statements of " + std::to_string(kLanes) +
                            " lanes counted as one: " + costs + (method.empty() ? "" : "; chosen by --method") + ")";
     }
