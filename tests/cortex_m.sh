@@ -14,7 +14,8 @@
 # rbdgen_add_robot's default. A straight-line kernel calls no function but libm's sin/cos/sqrt, so
 # its frame plus those leaf routines' is its whole stack; a compact one (--emission) calls its step
 # functions one at a time, each a leaf, so its stack is its own frame plus the largest step's.
-# Usage: cortex_m.sh RBDGEN MODELS_DIR [all]: arm7 (M4F, M7) and the floating quadruped (M4F); with
+# Usage: cortex_m.sh RBDGEN MODELS_DIR [all]: arm7 (M4F, M7) and the floating quadruped (M4F), and the
+# derivative kernels of both (quadruped M4F, arm7 M7 by the articulated-body method); with
 # `all`, every robot of models/ on both, and the floating humanoid's --emission uniform on the M7
 # (bench/RESULTS.md's table). Exit 77 (skipped) without arm-none-eabi-g++.
 set -euo pipefail
@@ -115,6 +116,11 @@ else
   build arm7_m4f "$m4f" "sinf cosf sqrtf" "$models/arm7.urdf" --scalar float
   build quadruped_m4f "$m4f" "sinf cosf sqrtf" "$models/quadruped.urdf" --floating-base --scalar float
   build arm7_m7 "$m7" "sin cos sqrt" "$models/arm7.urdf"
+  # the derivatives, whose dense rows are vector statements on x86-64 and plain arrays here: by LTDL's
+  # solves (float) and by the articulated-body method (double)
+  build quadruped_m4f_derivatives "$m4f" "sinf cosf sqrtf" "$models/quadruped.urdf" --floating-base --scalar float \
+    --kernels rnea_derivatives,aba_derivatives
+  build arm7_m7_articulated "$m7" "sin cos sqrt" "$models/arm7.urdf" --kernels aba_derivatives --method aba_derivatives=articulated-body
 fi
 [ $status -eq 0 ] && echo "ok: every kernel links with no heap and no exceptions, with static frames only"
 exit $status
