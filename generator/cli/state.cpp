@@ -91,9 +91,10 @@ State parse_state(const Layout& model, const nlohmann::json& json, const std::st
     for (const JointLayout& j : model.joints)
         if (!j.floating) by_name[j.name] = &j;
     const JointLayout* base = floating_root(model);
-    if (base) s.q[base->q_index + 6] = 1.0, s.base_q_index = base->q_index;  // identity quaternions
+    if (base) s.quaternion_w.push_back(base->q_index + 6);
     for (const JointLayout& j : model.joints)
-        if (j.ball) s.q[j.q_index + 3] = 1.0, s.ball_q_index.push_back(j.q_index);
+        if (j.ball) s.quaternion_w.push_back(j.q_index + 3);
+    for (const int w : s.quaternion_w) s.q[w] = 1.0;  // identity quaternions
 
     const std::pair<const char*, double*> vectors[] = {{"q", nullptr}, {"v", s.v.data()}, {"a", s.a.data()}, {"tau", s.tau.data()}};
     for (const auto& [section, out] : vectors) {
@@ -252,8 +253,7 @@ void require_motion(const State& state, int order) {
 
 std::vector<double> motion_positions(const State& state) {
     std::vector<double> q(state.q.size(), 0.0);
-    if (state.base_q_index >= 0) q[state.base_q_index + 6] = 1.0;  // identity quaternions
-    for (const int at : state.ball_q_index) q[at + 3] = 1.0;
+    for (const int w : state.quaternion_w) q[w] = 1.0;  // identity quaternions
     for (const State::MotionEntry& e : state.motion)
         for (size_t k = 0; k < e.values.at(0).size(); ++k) q[e.joint.q_index + k] = e.values[0][k];
     return q;

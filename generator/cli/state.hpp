@@ -53,8 +53,7 @@ struct State {
     };
     std::vector<MotionEntry> motion;
     bool has_motion = false;
-    int base_q_index = -1;  // the floating base's first coordinate, if there is one
-    std::vector<int> ball_q_index;  // each ball joint's quaternion
+    std::vector<int> quaternion_w;  // where each unit quaternion's w sits in q (a floating base's, each ball joint's)
     std::string file;                                          // where it was read, for messages
 };
 

@@ -137,7 +137,8 @@ ToTrace specs_to_trace(const Model& model, const GenerateOptions& o, const Conte
     std::string chooses;  // the kernels that have several methods
     for (const KernelSpec& spec : kernel_specs(s.wrenches, s.frames, s.payload))
         if (!spec.alternatives.empty()) chooses += (chooses.empty() ? "" : ", ") + spec.name;
-    for (const auto& [kernel, method] : o.methods) {
+    for (const auto& named : o.methods) {
+        const std::string &kernel = named.first, &method = named.second;  // (a lambda below reads kernel)
         const std::string where = "--method " + comment_text(kernel) + "=" + comment_text(method) + ": ";
         const auto spec = std::find_if(t.specs.begin(), t.specs.end(), [&](const KernelSpec& k) { return k.name == kernel; });
         if (spec == t.specs.end()) throw Error(where + "no kernel '" + comment_text(kernel) + "' is emitted; name it in --kernels");
