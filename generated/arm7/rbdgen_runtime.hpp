@@ -226,6 +226,65 @@ static inline RBDGEN_INLINE void rbdgen_ltdl_solve(const T* RBDGEN_RESTRICT A, c
     for (int i = 0; i < n; ++i)                                              // x = L⁻¹ x
         for (int e = off[i] + 1; e < off[i + 1]; ++e) x[i] = x[i] - A[Packed ? e : at[e]] * x[col[e]];
 }
+// A compact kernel's lane call (emit/compact.cpp): W steps of one function at once, each value a
+// vector of their W values. A vector the target's registers hold (x86-64: 16 bytes with SSE2, 32 with
+// AVX, 64 with AVX-512; AArch64: 16) is one of the compiler's vector extensions; a wider one is two
+// halves, down to single numbers where the target has none (Cortex-M): the same operations on the
+// same numbers in every case, each lane its step's own.
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__SSE2__) || defined(__aarch64__)) && !defined(RBDGEN_SCALAR_LANES)
+#if defined(__AVX512F__)
+#define RBDGEN_VECTOR_BYTES 64
+#elif defined(__AVX__)
+#define RBDGEN_VECTOR_BYTES 32
+#else
+#define RBDGEN_VECTOR_BYTES 16
+#endif
+#else
+#define RBDGEN_VECTOR_BYTES 0
+#endif
+namespace {
+template <class T, int W, bool Vector = (W > 1 && W * sizeof(T) <= RBDGEN_VECTOR_BYTES)> struct rbdgen_lanes;
+template <class T> struct rbdgen_lanes<T, 1, false> {
+    typedef T type;
+};
+#if RBDGEN_VECTOR_BYTES > 0
+template <class T, int W> struct rbdgen_lanes<T, W, true> {
+    typedef T type __attribute__((vector_size(W * sizeof(T))));
+};
+#endif
+template <class T, int W> struct rbdgen_lane_halves {
+    typedef typename rbdgen_lanes<T, W / 2>::type H;
+    H lo, hi;
+    inline RBDGEN_INLINE rbdgen_lane_halves() noexcept {}
+    inline RBDGEN_INLINE rbdgen_lane_halves(T a, T b) noexcept : lo(a), hi(b) {}                      // W = 2
+    inline RBDGEN_INLINE rbdgen_lane_halves(T a, T b, T c, T d) noexcept : lo{a, b}, hi{c, d} {}  // W = 4
+    static inline RBDGEN_INLINE T lane(T x, int) noexcept { return x; }
+    template <class V> static inline RBDGEN_INLINE T lane(const V& x, int l) noexcept { return x[l]; }
+    inline RBDGEN_INLINE T operator[](int l) const noexcept { return l < W / 2 ? lane(lo, l) : lane(hi, l - W / 2); }
+#define RBDGEN_LANEWISE(OP)                                                                                             \
+    friend inline RBDGEN_INLINE rbdgen_lane_halves operator OP(const rbdgen_lane_halves& a, const rbdgen_lane_halves& b) noexcept { \
+        rbdgen_lane_halves r;                                                                                           \
+        r.lo = a.lo OP b.lo;                                                                                            \
+        r.hi = a.hi OP b.hi;                                                                                            \
+        return r;                                                                                                       \
+    }
+    RBDGEN_LANEWISE(+)
+    RBDGEN_LANEWISE(-)
+    RBDGEN_LANEWISE(*)
+    RBDGEN_LANEWISE(/)
+#undef RBDGEN_LANEWISE
+    friend inline RBDGEN_INLINE rbdgen_lane_halves operator-(const rbdgen_lane_halves& a) noexcept {
+        rbdgen_lane_halves r;
+        r.lo = -a.lo;
+        r.hi = -a.hi;
+        return r;
+    }
+};
+template <class T, int W> struct rbdgen_lanes<T, W, false> {
+    typedef rbdgen_lane_halves<T, W> type;
+};
+}  // namespace
+
 // A row of M numbers (M folded in) held while rows of the same block are subtracted from it: loaded
 // once, updated x = x − a y and x = r x, stored once, so that the updates read only the other rows.
 // Where the target has vector registers (x86-64's SSE2, AVX, AVX-512; AArch64), a double row is

@@ -21,7 +21,10 @@ namespace {
 struct Unit {
     int step = -1;                // a call of this step's function, or
     int statement = -1;           // one of the kernel's statements
-    std::vector<int> statements;  // a call: the step's statements
+    std::vector<int> statements;  // a call: the step's statements (of every lane)
+    // A lane call: steps of one function run side by side, each one lane of a vector (their
+    // statements, in the order of the first's), padded to a power of two by repeating the last.
+    std::vector<std::vector<int>> lanes;
 };
 struct Units {
     std::vector<int> defined_by;  // the statement defining each temporary
@@ -126,13 +129,11 @@ std::optional<Units> cut_into_units(const Compact& c) {
     return x;
 }
 
-// Step 2: the slots. Values that cross a step's boundary get a slot of the value array: a step's
-// results read elsewhere, and the kernel's own temporaries read by a step. A step reads the kernel's
-// inputs from their arrays, and writes a result that is an output into its output array (its home),
-// where later steps read it. Slots by linear scan, in the order the units run: a value's slot is free
-// again after its last reader (never at the unit that defines another value: a step writes its
-// results while it reads).
-void lay_out_slots(Compact& c) {
+// Step 2: the values that cross a step's boundary: a step's results read elsewhere, and the kernel's
+// own temporaries read by a step. A step reads the kernel's inputs from their arrays, and writes a
+// result that is an output into its output array (its home), where later steps read it; the others
+// get a slot of the value array (step 4).
+void find_crossings(Compact& c) {
     const std::vector<Statement>& st = c.sch.statements;
     const int n_nodes = c.k.graph->size();
     const std::vector<Unit>& units = c.u.units;
@@ -141,7 +142,6 @@ void lay_out_slots(Compact& c) {
     for (const Statement& t : st)
         if (t.kind == Statement::Kind::Store && c.temporary(t.a) && c.in_step(t.a) && s.home_output[t.a] < 0)
             s.home_output[t.a] = t.output, s.home_element[t.a] = t.element;
-    std::vector<int> last_use(n_nodes, -1);
     s.slotted.assign(n_nodes, false);
     for (size_t j = 0; j < st.size(); ++j) {
         const int u = c.u.unit_of_statement[j];
@@ -150,11 +150,180 @@ void lay_out_slots(Compact& c) {
             if (c.u.unit_of_value[x] > u) throw std::logic_error("compact emission of " + c.k.name + ": steps interleave");
             const bool crossing = units[u].step >= 0 ? c.u.unit_of_value[x] != u
                                                      : c.u.unit_of_value[x] >= 0 && units[c.u.unit_of_value[x]].step >= 0;
-            if (!crossing || !c.array_of(x).empty()) continue;
-            s.slotted[x] = true;
-            last_use[x] = std::max(last_use[x], u);
+            if (crossing && c.array_of(x).empty()) s.slotted[x] = true;
         }
     }
+}
+
+// Step 2b: one step's function text (printed in step 6). Its inputs are the values it reads (x_[0..]: slots or array
+// elements, in order of first use), its constants (c_[..]) and its results (x_ after the inputs); its
+// key, the text up to the values of constants and places, is what steps of one function share.
+// With lanes > 1, a lane call's function: every value a vector of `lanes` steps' values (x_ and c_
+// by entry, then lane: a lane's inputs gathered, its results scattered, its constants one load).
+struct StepFunction {
+    std::string key, text;
+    std::vector<int> inputs, constants, results;
+    std::set<std::string> used;  // the kernel's arrays the step reads or writes
+};
+StepFunction step_function(const Compact& c, const std::vector<int>& statements, const StatementPrinter& printer, const char* type,
+                           int lanes = 1) {
+    const std::vector<Statement>& st = c.sch.statements;
+    StepFunction f;
+    std::map<int, int> local, input, constant;
+    std::string text;
+    const auto gathered = [lanes](const std::string& array, int entry) {  // entry's value of every lane
+        std::string x;
+        for (int l = 0; l < lanes; ++l) x += fmt::format("{}{}[{}]", l ? ", " : "", array, entry * lanes + l);
+        return "{" + x + "}";
+    };
+    auto operand = [&](int id) -> std::string {
+        if (id < 0) return "";
+        if (auto it = local.find(id); it != local.end()) return fmt::format("t{}", it->second);
+        if (c.sch.values[id].kind == Value::Kind::Constant) {
+            auto [it, added] = constant.try_emplace(id, static_cast<int>(f.constants.size()));
+            if (added) {
+                f.constants.push_back(id);
+                if (lanes > 1) text += fmt::format("    const L k{} = {};\n", it->second, gathered("c_", it->second));
+            }
+            return fmt::format("c_[{}]", it->second);
+        }
+        auto [it, added] = input.try_emplace(id, static_cast<int>(f.inputs.size()));
+        if (added) {
+            f.inputs.push_back(id);
+            const std::string array = c.array_of(id).empty() ? "v_" : c.array_of(id);
+            std::string read = fmt::format("{}[x_[{}]]", array, it->second);
+            if (lanes > 1) {
+                read.clear();
+                for (int l = 0; l < lanes; ++l) read += fmt::format("{}{}[x_[{}]]", l ? ", " : "", array, it->second * lanes + l);
+                read = "{" + read + "}";
+            }
+            text += fmt::format("    const {} i{} = {};\n", type, it->second, read);
+            f.key += "<" + c.array_of(id) + ">";
+            if (array != "v_") f.used.insert(array);
+        }
+        return fmt::format("i{}", it->second);
+    };
+    const auto local_name = [lanes](const std::string& x) { return lanes > 1 && x[0] == 'c' ? "k" + x.substr(3, x.size() - 4) : x; };
+    for (int j : statements) {
+        const Statement& s = st[j];
+        std::string a = operand(s.a), b = operand(s.b);
+        // The graph orders a sum's or product's operands by node id, which differs from step to step:
+        // constants first, then inputs, then the step's own values, each by number.
+        auto rank = [](const std::string& x) { return std::make_pair(x[0] == 'c' ? 0 : x[0] == 'i' ? 1 : 2, std::stoi(x.substr(x[0] == 'c' ? 3 : 1))); };
+        if ((s.op == sym::Op::Add || s.op == sym::Op::Mul) && rank(b) < rank(a)) std::swap(a, b);
+        const int t = static_cast<int>(local.size());
+        local[s.target] = t;
+        text += fmt::format("    const {} t{} = {};\n", type, t, printer.operation(s.op, local_name(a), b.empty() ? b : local_name(b)));
+        f.key += fmt::format("{}:{},{}", static_cast<int>(s.op), a, b);
+        if (c.s.slotted[s.target] || c.s.home_output[s.target] >= 0) {
+            f.results.push_back(s.target);
+            const std::string array = c.s.home_output[s.target] >= 0 ? c.array_of(s.target) : "v_";
+            for (int l = 0; l < lanes; ++l)
+                text += lanes > 1 ? fmt::format("    {}[x_[@{}.{}]] = t{}[{}];\n", array, f.results.size() - 1, l, t, l)
+                                  : fmt::format("    {}[x_[@{}]] = t{};\n", array, f.results.size() - 1, t);
+            f.key += "!" + array;
+            if (array != "v_") f.used.insert(array);
+        }
+        f.key += ";";
+    }
+    // Results' places in x follow the inputs' (@result.lane).
+    const auto number = [&text](size_t& e) {
+        const size_t from = e;
+        while (std::isdigit(static_cast<unsigned char>(text[e]))) ++e;
+        return std::stoul(text.substr(from, e - from));
+    };
+    for (size_t p = 0; p < text.size(); ++p) {
+        if (text[p] == '@') {
+            size_t e = p + 1;
+            const size_t entry = f.inputs.size() + number(e), lane = text[e] == '.' ? number(++e) : 0;
+            f.text += std::to_string(entry * lanes + lane);
+            p = e - 1;
+        } else {
+            f.text += text[p];
+        }
+    }
+    f.key = fmt::format("{} {} {}|", f.inputs.size(), f.results.size(), f.constants.size()) + f.key;
+    return f;
+}
+
+// Step 3: lane calls (SIMD within one state). Steps of one function of which none reads another's
+// values (a body of each of the four limbs) run as one call whose every value is a vector, a step a
+// lane. The units are scheduled again, in their order, except that a step takes with it the steps of
+// its function whose values are all defined at that point, up to kMaxLanes, where that pays
+// (kMinLanes of them, and at least as many operations as values gathered and scattered). A square
+// root stays a step's own: it has no vector form here.
+void group_lanes(Compact& c, const EmitOptions& options) {
+    if (options.batch || options.call_tables) return;  // a Batch value already holds W states; uniform: least code
+    const std::vector<Statement>& st = c.sch.statements;
+    std::vector<Unit>& units = c.u.units;
+    const int n = static_cast<int>(units.size());
+    const StatementPrinter printer(c.k, c.sch, options);
+    std::vector<std::string> key(n);
+    for (int u = 0; u < n; ++u) {
+        if (units[u].step < 0) continue;
+        bool vector_ops = true;
+        for (int j : units[u].statements) vector_ops = vector_ops && st[j].op != sym::Op::Sqrt;
+        const StepFunction f = step_function(c, units[u].statements, printer, "Scalar");
+        if (vector_ops && units[u].statements.size() >= f.inputs.size() + f.results.size()) key[u] = f.key;
+    }
+    std::vector<std::vector<int>> readers(n);  // the units reading a unit's values
+    std::vector<int> waiting(n, 0);            // a unit's reads of values not yet defined
+    for (size_t j = 0; j < st.size(); ++j) {
+        const int u = c.u.unit_of_statement[j];
+        for (int x : {st[j].a, st[j].b})
+            if (x >= 0 && c.u.unit_of_value[x] >= 0 && c.u.unit_of_value[x] != u) readers[c.u.unit_of_value[x]].push_back(u), ++waiting[u];
+    }
+    std::set<int> ready;
+    for (int u = 0; u < n; ++u)
+        if (waiting[u] == 0) ready.insert(u);
+    std::vector<Unit> order;
+    while (!ready.empty()) {
+        const int first = *ready.begin();
+        std::vector<int> group{first};
+        if (!key[first].empty())
+            for (int u : ready)
+                if (u != first && key[u] == key[first] && static_cast<int>(group.size()) < kMaxLanes) group.push_back(u);
+        if (static_cast<int>(group.size()) < kMinLanes) group.resize(1);
+        for (int u : group) ready.erase(u);
+        Unit unit = units[first];
+        if (group.size() > 1) {
+            unit.statements.clear();
+            for (int u : group) {
+                unit.lanes.push_back(units[u].statements);
+                unit.statements.insert(unit.statements.end(), units[u].statements.begin(), units[u].statements.end());
+            }
+            while (unit.lanes.size() & (unit.lanes.size() - 1)) unit.lanes.push_back(unit.lanes.back());
+        }
+        order.push_back(std::move(unit));
+        for (int u : group)
+            for (int r : readers[u])
+                if (--waiting[r] == 0) ready.insert(r);
+    }
+    if (static_cast<int>(order.size()) == n) return;  // no lane call: the order is the one given
+    units = std::move(order);
+    for (size_t u = 0; u < units.size(); ++u) {
+        if (units[u].step < 0) c.u.unit_of_statement[units[u].statement] = static_cast<int>(u);
+        for (int j : units[u].statements) c.u.unit_of_statement[j] = static_cast<int>(u);
+    }
+    for (size_t id = 0; id < c.u.unit_of_value.size(); ++id)
+        if (c.u.unit_of_value[id] >= 0) c.u.unit_of_value[id] = c.u.unit_of_statement[c.u.defined_by[id]];
+}
+
+// Step 4: the slots, by linear scan in the order the units run: a value's slot is free again after
+// its last reader (never at the unit that defines another value: a step, or a lane call's every
+// lane, writes its results while it reads).
+void lay_out_slots(Compact& c) {
+    const std::vector<Statement>& st = c.sch.statements;
+    const int n_nodes = c.k.graph->size();
+    const std::vector<Unit>& units = c.u.units;
+    Slots& s = c.s;
+    std::vector<int> last_use(n_nodes, -1);
+    for (size_t j = 0; j < st.size(); ++j)
+        for (int x : {st[j].a, st[j].b})
+            if (x >= 0 && s.slotted[x] && st[j].kind != Statement::Kind::TurnedTrig) {
+                if (c.u.unit_of_value[x] > c.u.unit_of_statement[j]) throw std::logic_error("compact emission of " + c.k.name + ": a value read before its step");
+                last_use[x] = std::max(last_use[x], c.u.unit_of_statement[j]);
+            }
     s.defined_at.assign(units.size(), {}), s.freed_after.assign(units.size(), {});
     for (int id = 0; id < n_nodes; ++id) {
         if (!s.slotted[id]) continue;
@@ -176,7 +345,7 @@ void lay_out_slots(Compact& c) {
     }
 }
 
-// Step 3: the trig table, where every angle is q[i] or q[i] + c read only by its call, and every
+// Step 5: the trig table, where every angle is q[i] or q[i] + c read only by its call, and every
 // result only by steps (a few bytes a call instead of its straight-line statements and copies into
 // slots); else none (the calls are the kernel's own statements). The results' slots are placed, an
 // unneeded one in a scratch slot.
@@ -242,73 +411,7 @@ TrigLoop trig_loop(Compact& c, const EmitOptions& options) {
     return t;
 }
 
-// Step 4a: one step's function text. Its inputs are the values it reads (x_[0..]: slots or array
-// elements, in order of first use), its constants (c_[..]) and its results (x_ after the inputs); its
-// key, the text up to the values of constants and places, is what steps of one function share.
-struct StepFunction {
-    std::string key, text;
-    std::vector<int> inputs, constants, results;
-    std::set<std::string> used;  // the kernel's arrays the step reads or writes
-};
-StepFunction step_function(const Compact& c, const Unit& unit, const StatementPrinter& printer, const char* type) {
-    const std::vector<Statement>& st = c.sch.statements;
-    StepFunction f;
-    std::map<int, int> local, input, constant;
-    std::string text;
-    auto operand = [&](int id) -> std::string {
-        if (id < 0) return "";
-        if (auto it = local.find(id); it != local.end()) return fmt::format("t{}", it->second);
-        if (c.sch.values[id].kind == Value::Kind::Constant) {
-            auto [it, added] = constant.try_emplace(id, static_cast<int>(f.constants.size()));
-            if (added) f.constants.push_back(id);
-            return fmt::format("c_[{}]", it->second);
-        }
-        auto [it, added] = input.try_emplace(id, static_cast<int>(f.inputs.size()));
-        if (added) {
-            f.inputs.push_back(id);
-            const std::string array = c.array_of(id);
-            text += fmt::format("    const {} i{} = {}[x_[{}]];\n", type, it->second, array.empty() ? "v_" : array, it->second);
-            f.key += "<" + array + ">";
-            if (!array.empty()) f.used.insert(array);
-        }
-        return fmt::format("i{}", it->second);
-    };
-    for (int j : unit.statements) {
-        const Statement& s = st[j];
-        std::string a = operand(s.a), b = operand(s.b);
-        // The graph orders a sum's or product's operands by node id, which differs from step to step:
-        // constants first, then inputs, then the step's own values, each by number.
-        auto rank = [](const std::string& x) { return std::make_pair(x[0] == 'c' ? 0 : x[0] == 'i' ? 1 : 2, std::stoi(x.substr(x[0] == 'c' ? 3 : 1))); };
-        if ((s.op == sym::Op::Add || s.op == sym::Op::Mul) && rank(b) < rank(a)) std::swap(a, b);
-        const int t = static_cast<int>(local.size());
-        local[s.target] = t;
-        text += fmt::format("    const {} t{} = {};\n", type, t, printer.operation(s.op, a, b));
-        f.key += fmt::format("{}:{},{}", static_cast<int>(s.op), a, b);
-        if (c.s.slotted[s.target] || c.s.home_output[s.target] >= 0) {
-            f.results.push_back(s.target);
-            const std::string array = c.s.home_output[s.target] >= 0 ? c.array_of(s.target) : "v_";
-            text += fmt::format("    {}[x_[@{}]] = t{};\n", array, f.results.size() - 1, t);
-            f.key += "!" + array;
-            if (array != "v_") f.used.insert(array);
-        }
-        f.key += ";";
-    }
-    // Results' places in x follow the inputs'.
-    for (size_t p = 0; p < text.size(); ++p) {
-        if (text[p] == '@') {
-            size_t e = p + 1;
-            while (std::isdigit(static_cast<unsigned char>(text[e]))) ++e;
-            f.text += std::to_string(f.inputs.size() + std::stoul(text.substr(p + 1, e - p - 1)));
-            p = e - 1;
-        } else {
-            f.text += text[p];
-        }
-    }
-    f.key = fmt::format("{} {} {}|", f.inputs.size(), f.results.size(), f.constants.size()) + f.key;
-    return f;
-}
-
-// Step 4b: the trig loop's statements, at the first call's place, and its tables.
+// Step 6b: the trig loop's statements, at the first call's place, and its tables.
 std::string trig_loop_text(const TrigLoop& t, const EmitOptions& options, const std::string& prefix, const char* index,
                            std::string& tables) {
     std::vector<int> entries;
@@ -334,7 +437,7 @@ std::string trig_loop_text(const TrigLoop& t, const EmitOptions& options, const 
     return text;
 }
 
-// Step 4c: the kernel's body, its step functions and tables. Units are printed in order: a step's call
+// Step 6c: the kernel's body, its step functions and tables. Units are printed in order: a step's call
 // (its function defined at the first step of its kind), or one of the kernel's own statements, except
 // the stores that become tables: copies of a value to a second place, and zeros.
 class Printer {
@@ -403,22 +506,32 @@ public:
     }
 
 private:
-    // A step: its function, the first time one of its kind is met, and a call with its places in x and c.
+    // A step: its function, the first time one of its kind is met, and a call with its places in x and
+    // c (a lane call's by entry, then lane).
     void call(const Unit& unit) {
-        const StepFunction f = step_function(c_, unit, printer_, type_);
-        auto [kind, added] = kinds_.try_emplace(f.key, static_cast<int>(kinds_.size()));
+        const int lanes = unit.lanes.empty() ? 1 : static_cast<int>(unit.lanes.size());
+        const StepFunction f = step_function(c_, lanes > 1 ? unit.lanes[0] : unit.statements, printer_, lanes > 1 ? "L" : type_, lanes);
+        auto [kind, added] = kinds_.try_emplace(fmt::format("{} lanes ", lanes) + f.key, static_cast<int>(kinds_.size()));
         const std::string name = fmt::format("{}step{}", prefix_, kind->second);
         if (added) {
-            out_.operations += static_cast<long>(unit.statements.size());
-            functions_ += function_text(name, f);
+            out_.operations += static_cast<long>(lanes > 1 ? unit.lanes[0].size() : unit.statements.size());
+            functions_ += function_text(name, f, lanes);
         }
         run_.push_back({name, x_table_.size(), c_table_.size()});
-        for (int id : f.inputs) x_table_.push_back(c_.array_of(id).empty() ? c_.s.slot[id] : c_.index_of(id));
-        for (int id : f.results) x_table_.push_back(c_.array_of(id).empty() ? c_.s.slot[id] : c_.index_of(id));
-        for (int id : f.constants) c_table_.push_back(c_.sch.values[id].constant);
-        ++out_.calls;
+        std::vector<StepFunction> lane{f};
+        for (int l = 1; l < lanes; ++l) lane.push_back(step_function(c_, unit.lanes[l], printer_, type_));
+        const auto place = [&](int id) { return c_.array_of(id).empty() ? c_.s.slot[id] : c_.index_of(id); };
+        for (size_t i = 0; i < f.inputs.size(); ++i)
+            for (const StepFunction& x : lane) x_table_.push_back(place(x.inputs[i]));
+        for (size_t i = 0; i < f.results.size(); ++i)
+            for (const StepFunction& x : lane) x_table_.push_back(place(x.results[i]));
+        for (size_t i = 0; i < f.constants.size(); ++i)
+            for (const StepFunction& x : lane) c_table_.push_back(c_.sch.values[x.constants[i]].constant);
+        out_.calls += lanes > 1 ? static_cast<int>(std::set<std::vector<int>>(unit.lanes.begin(), unit.lanes.end()).size()) : 1;
+        out_.lane_calls += lanes > 1;
+        ++out_.invocations;
     }
-    std::string function_text(const std::string& name, const StepFunction& f) const {
+    std::string function_text(const std::string& name, const StepFunction& f, int lanes) const {
         std::string arrays;  // every kernel's array, named where the step reads or writes it
         for (size_t a = 0; a < sources_.size(); ++a)
             arrays += fmt::format(", {}{}* {}", a < first_output_ ? "const " : "", element_type(a),
@@ -426,8 +539,9 @@ private:
         // v_, x_ and c_ (never a kernel array's name: frame_motion returns v, ltdl_solve x) unnamed
         // where the step does not use them: no unused-parameter warning under -Wextra -Werror
         const auto named_if_used = [&](const char* p) { return f.text.find(std::string(p) + "[") != std::string::npos ? fmt::format(" RBDGEN_RESTRICT {}", p) : std::string(); };
-        return fmt::format("RBDGEN_NOINLINE RBDGEN_CODE void {}({}*{}, const {}*{}, const Scalar*{}{}) noexcept {{\n{}}}\n\n",
-                           name, type_, named_if_used("v_"), index_, named_if_used("x_"), named_if_used("c_"), arrays, f.text);
+        const std::string lane_type = lanes > 1 ? fmt::format("    typedef rbdgen_lanes<Scalar, {}>::type L;\n", lanes) : "";
+        return fmt::format("RBDGEN_NOINLINE RBDGEN_CODE void {}({}*{}, const {}*{}, const Scalar*{}{}) noexcept {{\n{}{}}}\n\n",
+                           name, type_, named_if_used("v_"), index_, named_if_used("x_"), named_if_used("c_"), arrays, lane_type, f.text);
     }
     const char* element_type(size_t a) const { return sources_[a] == "sin_q" || sources_[a] == "cos_q" ? "Scalar" : type_; }
 
@@ -496,6 +610,8 @@ std::optional<CompactKernel> compact_kernel(const Kernel& k, const EmitOptions& 
     std::optional<Units> units = cut_into_units(c);
     if (!units) return std::nullopt;
     c.u = std::move(*units);
+    find_crossings(c);
+    group_lanes(c, options);
     lay_out_slots(c);
     c.trig = trig_loop(c, options);
     Printer printer(c, options, prefix);

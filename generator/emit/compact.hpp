@@ -31,10 +31,17 @@ inline long estimated_code_bytes(long operations, bool compact) { return operati
 // (bench/RESULTS.md; 1.06x and 0.80x in 56 KB before the screw factors were steps).
 inline constexpr int kCallTableRun = 4;
 
+// Lane calls (compact.cpp, step 3): at most kMaxLanes steps of one function side by side, a vector of
+// four doubles (AVX2's width; two SSE2 statements a statement on portable x86-64), and at least
+// kMinLanes: pairs (talos's left and right arm) measured 0.91x to 1.03x of the separate calls with
+// AVX-512 (bench/RESULTS.md, "Lane calls"), the gathers and scatters costing what the lanes save.
+inline constexpr int kMaxLanes = 4, kMinLanes = 3;
+
 struct CompactKernel {
     std::string definitions;  // namespace scope: the step functions and their tables
     std::string body;         // the kernel's statements
     int functions = 0, calls = 0, slots = 0;
+    int invocations = 0, lane_calls = 0;  // the calls made (a lane call runs several steps), and of them lane calls
     long operations = 0;  // in the distinct functions: what the machine code grows with
 };
 

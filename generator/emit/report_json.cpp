@@ -81,7 +81,8 @@ nlohmann::ordered_json report_json(const Context& c, const PreparedModel& prepar
         entry["emission"] = !(e.compact || e.loop_ops) ? "straight" : c.o.emission == "uniform" ? "uniform" : "compact";
         const Emitted& steps = e.head ? *e.head : e;
         if (steps.compact)
-            entry["compact"] = {{"steps", steps.compact->calls}, {"functions", steps.compact->functions}, {"slots", steps.compact->slots}};
+            entry["compact"] = {{"steps", steps.compact->calls}, {"calls", steps.compact->invocations}, {"lane_calls", steps.compact->lane_calls},
+                                {"functions", steps.compact->functions}, {"slots", steps.compact->slots}};
         if (e.loop_ops) entry["ltdl_loops"] = true;
         int size = 0;
         for (const KernelArray& a : e.kernel.outputs) size += a.size();

@@ -1,6 +1,7 @@
-// bench/ab.sh's program: aba_derivatives of one robot from two generators (namespaces <robot>_old and
-// <robot>_new, -DROBOT_OLD / -DROBOT_NEW their headers), called in one process, interleaved, at the
-// same 32 random states; the minimum over 60 rounds of 200 calls each, in ns a call.
+// bench/ab.sh's program: one kernel (-DKERNEL: rnea, crba, aba or aba_derivatives) of one robot from two
+// generators (namespaces <robot>_old and <robot>_new, -DROBOT_OLD / -DROBOT_NEW their headers), called
+// in one process, interleaved, at the same 32 random states; the minimum over 60 rounds of 200 calls
+// each, in ns a call.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -12,6 +13,14 @@
 #include ROBOT_NEW_HEADER
 
 namespace {
+// The kernel's arguments from a state (q, qd, and tau or qdd) and room for its outputs.
+#define CALL_rnea(R) R::rnea(q, qd, u, g, a)
+#define CALL_crba(R) R::crba(q, a)
+#define CALL_aba(R) R::aba(q, qd, u, g, a)
+#define CALL_aba_derivatives(R) R::aba_derivatives(q, qd, u, g, a, b, c)
+#define CALL(K, R) CALL_##K(R)
+#define CALL_OF(K, R) CALL(K, R)
+
 template <class F> double ns_a_call(F f, int nq, int nv, bool floating) {
     std::mt19937_64 rng(1);
     std::uniform_real_distribution<double> u(-1, 1);
@@ -38,8 +47,14 @@ int main() {
     const bool floating = ROBOT_OLD::NQ == ROBOT_OLD::NV + 1;
     double old_ns = 1e30, new_ns = 1e30;
     for (int round = 0; round < 60; ++round) {
-        old_ns = std::min(old_ns, ns_a_call(ROBOT_OLD::aba_derivatives, ROBOT_OLD::NQ, ROBOT_OLD::NV, floating));
-        new_ns = std::min(new_ns, ns_a_call(ROBOT_NEW::aba_derivatives, ROBOT_NEW::NQ, ROBOT_NEW::NV, floating));
+        old_ns = std::min(old_ns, ns_a_call([](const double* q, const double* qd, const double* u, const double* g, double* a, double* b, double* c) {
+            (void)qd, (void)u, (void)g, (void)b, (void)c;
+            CALL_OF(KERNEL, ROBOT_OLD);
+        }, ROBOT_OLD::NQ, ROBOT_OLD::NV, floating));
+        new_ns = std::min(new_ns, ns_a_call([](const double* q, const double* qd, const double* u, const double* g, double* a, double* b, double* c) {
+            (void)qd, (void)u, (void)g, (void)b, (void)c;
+            CALL_OF(KERNEL, ROBOT_NEW);
+        }, ROBOT_NEW::NQ, ROBOT_NEW::NV, floating));
     }
     std::printf("%.0f %.0f\n", old_ns, new_ns);
 }
