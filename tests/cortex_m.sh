@@ -15,7 +15,8 @@
 # its frame plus those leaf routines' is its whole stack; a compact one (--emission) calls its step
 # functions one at a time, each a leaf, so its stack is its own frame plus the largest step's.
 # Usage: cortex_m.sh RBDGEN MODELS_DIR [all]: arm7 (M4F, M7) and the floating quadruped (M4F), and the
-# derivative kernels of both (quadruped M4F, arm7 M7 by the articulated-body method); with
+# derivative kernels of both (quadruped M4F, arm7 M7 by the articulated-body method), and the
+# quadruped's rnea and aba with --lanes (M7); with
 # `all`, every robot of models/ on both, and the floating humanoid's --emission uniform on the M7
 # (bench/RESULTS.md's table). Exit 77 (skipped) without arm-none-eabi-g++.
 set -euo pipefail
@@ -121,6 +122,8 @@ else
   build quadruped_m4f_derivatives "$m4f" "sinf cosf sqrtf" "$models/quadruped.urdf" --floating-base --scalar float \
     --kernels rnea_derivatives,aba_derivatives
   build arm7_m7_articulated "$m7" "sin cos sqrt" "$models/arm7.urdf" --kernels aba_derivatives --method aba_derivatives=articulated-body
+  # lane calls, whose vectors are single numbers here (rbdgen_lanes without vector registers)
+  build quadruped_m7_lanes "$m7" "sin cos sqrt" "$models/quadruped.urdf" --floating-base --kernels rnea,aba --lanes
 fi
 [ $status -eq 0 ] && echo "ok: every kernel links with no heap and no exceptions, with static frames only"
 exit $status

@@ -1,7 +1,8 @@
-// Lane calls (emit/compact.cpp, step 3; docs/emission.md): steps of one function that do not read one
-// another's values run as one call, a step a lane of a vector. The humanoid's four limbs are such
-// steps in RNEA, CRBA and ABA; the same kernels compiled three ways (tests/CMakeLists.txt) give the same
-// numbers to the last bit: the lanes change where a number is computed, not how.
+// Lane calls (--lanes; emit/compact.cpp, step 3; docs/emission.md): steps of one function that do not
+// read one another's values run as one call, a step a lane of a vector. The humanoid's four limbs are
+// such steps in RNEA, CRBA and ABA; the same kernels compiled three ways (tests/CMakeLists.txt) give
+// the numbers of the kernels without lane calls to the last bit (those are checked against the
+// reference in tests/generated): the lanes change where a number is computed, not how.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,6 +13,7 @@
 
 #include "emit/generate.hpp"
 #include "lanes_avx2.hpp"
+#include "lanes_none.hpp"
 #include "lanes_scalar.hpp"
 #include "lanes_vector.hpp"
 #include "model/synthetic.hpp"
@@ -27,14 +29,18 @@ int lane_functions(const std::string& source) {
     return n;
 }
 
-// The emitted source of the humanoid's kernels has lane calls, and report.json counts them; the
-// uniform emission (least code) has none, nor a chain, whose every body reads the one before.
+// With --lanes, the emitted source of the humanoid's kernels has lane calls, and report.json counts
+// them; without, none; the uniform emission (least code) has none, nor a chain, whose every body reads
+// the one before.
 TEST(LaneCalls, TheLimbsOfTheHumanoid) {
     const Model humanoid = load_urdf(test::project_model("humanoid30.urdf"), {.floating_base = true});
     GenerateOptions options;
     options.name = "humanoid";
     options.kernels = {"rnea", "crba", "aba"};
     std::map<std::string, std::string> files = generate_sources(humanoid, options);
+    for (const char* k : {"rnea", "crba", "aba"}) EXPECT_EQ(lane_functions(files.at(std::string("humanoid_") + k + ".cpp")), 0) << k;
+    options.lanes = true;
+    files = generate_sources(humanoid, options);
     nlohmann::json report = nlohmann::json::parse(files.at("report.json"))["kernels"];
     for (const char* k : {"rnea", "crba", "aba"}) {
         ASSERT_EQ(report[k]["emission"], "compact") << k;
@@ -59,7 +65,8 @@ TEST(LaneCalls, TheLimbsOfTheHumanoid) {
 }
 
 // Every output, bit for bit, of the kernels with four lanes as two SSE2 halves (portable x86-64), as one
-// AVX2 register (where this CPU has AVX2), and as single numbers (RBDGEN_SCALAR_LANES).
+// AVX2 register (where this CPU has AVX2), and as single numbers (RBDGEN_SCALAR_LANES), against the
+// kernels without lane calls.
 TEST(LaneCalls, EveryFormGivesTheSameBits) {
     std::mt19937_64 rng(45);
     std::uniform_real_distribution<double> u(-1, 1);
@@ -79,13 +86,16 @@ TEST(LaneCalls, EveryFormGivesTheSameBits) {
         for (double& x : qd) x = u(rng);
         for (double& x : a) x = u(rng);
         const double g[3] = {0, 0, -9.81};
-        std::vector<std::vector<double>> tau(3, std::vector<double>(nv)), H(3, std::vector<double>(nv * nv)), qdd(3, std::vector<double>(nv));
+        std::vector<std::vector<double>> tau(4, std::vector<double>(nv)), H(4, std::vector<double>(nv * nv)), qdd(4, std::vector<double>(nv));
         lanes_vector::rnea(q.data(), qd.data(), a.data(), g, tau[0].data());
         lanes_scalar::rnea(q.data(), qd.data(), a.data(), g, tau[1].data());
         lanes_vector::crba(q.data(), H[0].data());
         lanes_scalar::crba(q.data(), H[1].data());
         lanes_vector::aba(q.data(), qd.data(), a.data(), g, qdd[0].data());
         lanes_scalar::aba(q.data(), qd.data(), a.data(), g, qdd[1].data());
+        lanes_none::rnea(q.data(), qd.data(), a.data(), g, tau[3].data());
+        lanes_none::crba(q.data(), H[3].data());
+        lanes_none::aba(q.data(), qd.data(), a.data(), g, qdd[3].data());
         if (avx2) {
             lanes_avx2::rnea(q.data(), qd.data(), a.data(), g, tau[2].data());
             lanes_avx2::crba(q.data(), H[2].data());
@@ -95,7 +105,7 @@ TEST(LaneCalls, EveryFormGivesTheSameBits) {
         }
         for (const auto* out : {&tau, &H, &qdd}) {
             const std::vector<std::vector<double>>& x = *out;
-            for (int form : {1, 2}) EXPECT_EQ(std::memcmp(x[0].data(), x[form].data(), x[0].size() * sizeof(double)), 0) << state << " " << form;
+            for (int form : {0, 1, 2}) EXPECT_EQ(std::memcmp(x[3].data(), x[form].data(), x[3].size() * sizeof(double)), 0) << state << " " << form;
             double largest = 0;
             for (double y : x[0]) largest = std::max(largest, std::abs(y));
             EXPECT_GT(largest, 0);  // not all zero (an output never written)

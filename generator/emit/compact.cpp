@@ -253,7 +253,7 @@ StepFunction step_function(const Compact& c, const std::vector<int>& statements,
 // (kMinLanes of them, and at least as many operations as values gathered and scattered). A square
 // root stays a step's own: it has no vector form here.
 void group_lanes(Compact& c, const EmitOptions& options) {
-    if (options.batch || options.call_tables) return;  // a Batch value already holds W states; uniform: least code
+    if (!options.lanes || options.batch || options.call_tables) return;  // a Batch value already holds W states; uniform: least code
     const std::vector<Statement>& st = c.sch.statements;
     std::vector<Unit>& units = c.u.units;
     const int n = static_cast<int>(units.size());

@@ -22,6 +22,9 @@ struct EmitOptions {
     // The compact form's runs of calls as loops over a table of step functions and their offsets
     // (emit/compact.hpp kCallTableRun): the uniform emission, least code before speed.
     bool call_tables = false;
+    // The compact form's steps of one function that read none of one another's values as one call,
+    // a step a lane of a vector (emit/compact.cpp, step 3; --lanes).
+    bool lanes = false;
 };
 
 // The function's parameter list, e.g. "const Scalar* q, const Scalar* qd, Scalar* tau" (with

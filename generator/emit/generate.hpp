@@ -21,6 +21,7 @@ struct GenerateOptions {
     int max_operations = sym::Graph::default_max_nodes;  // expression-graph nodes per kernel
     bool trig_entry_points = false;    // also emit <kernel>_sc(sin_q, cos_q, ...) and sincos(q, sin_q, cos_q)
     bool keep_divisions = false;       // every division as written, not one reciprocal a shared divisor
+    bool lanes = false;                // compact kernels' independent like steps as one call of vector lanes (--lanes)
     // straight | compact | auto (compact for a kernel of more than kCompactAbove operations in steps of at
     // least kCompactMinOpsPerCall on average; emit/compact.hpp)
     std::string emission = "auto";

@@ -38,7 +38,7 @@ Emitted emitted_kernel(const Model& model, const KernelSpec& spec, const Generat
     const auto make_compact = [&](const KernelSpec& s, Emitted& x) -> std::optional<Kernel> {
         Kernel neutral = trace_kernel(model, s, o.max_operations, o.keep_divisions,
                                       uniform ? Folding::Opaque : Folding::SignNeutral, s.name == spec.name ? method : "");
-        x.compact = compact_kernel(neutral, {o.scalar, false, false, uniform}, neutral.name + "_");
+        x.compact = compact_kernel(neutral, {o.scalar, false, false, uniform, o.lanes}, neutral.name + "_");
         if (x.compact && o.emission == "auto" && neutral.ops().total() < kCompactMinOpsPerCall * x.compact->calls)
             x.compact.reset();
         if (!x.compact) return std::nullopt;

@@ -57,7 +57,7 @@ std::string kernel_source(const Context& c, const Emitted& e) {
     args.push_back(fmt::arg("cold_parameters", kernel_parameters(k, false, false, true)));
     args.push_back(fmt::arg("arguments", kernel_arguments(k)));
     const bool uniform = c.o.emission == "uniform";  // its compact forms call through tables
-    const Function plain = function_of(c, e, {c.o.scalar, false, false, uniform}, k.name + "_");
+    const Function plain = function_of(c, e, {c.o.scalar, false, false, uniform, c.o.lanes}, k.name + "_");
     args.push_back(fmt::arg("definitions", plain.definitions));
     args.push_back(fmt::arg("body", plain.body));
     const std::string compact = uniform ? "uniform" : "compact";
@@ -73,12 +73,12 @@ std::string kernel_source(const Context& c, const Emitted& e) {
                                                     : compact + " (LTDL's loops)"));
     std::string text = fill("kernel.cpp.in", args);
     if (e.with_sc) {
-        const Function sc = function_of(c, e, {c.o.scalar, true, false, uniform}, k.name + "_sc_");
+        const Function sc = function_of(c, e, {c.o.scalar, true, false, uniform, c.o.lanes}, k.name + "_sc_");
         text += fmt::format("\nnamespace {} {{\n\n{}RBDGEN_CODE void {}_sc({}) noexcept {{\n{}}}\n\n}}  // namespace {}\n", c.ns, sc.definitions, k.name,
                             kernel_parameters(k, true), sc.body, c.ns);
     }
     if (c.o.batch) {
-        const Function batch = function_of(c, e, {c.o.scalar, false, true, uniform}, k.name + "_batch_");
+        const Function batch = function_of(c, e, {c.o.scalar, false, true, uniform, c.o.lanes}, k.name + "_batch_");
         text += fmt::format("\nnamespace {} {{\nnamespace batch {{\n\n{}RBDGEN_CODE void {}({}) noexcept {{\n{}}}\n\n}}  // namespace batch\n}}  // namespace {}\n",
                             c.ns, batch.definitions, k.name, kernel_parameters(k, false, true), batch.body, c.ns);
     }

@@ -1,7 +1,7 @@
 # rbdgen_add_robot(NAME URDF|MODEL <file> [FLOATING_BASE] [STRICT_INERTIA] [TRIG_ENTRY_POINTS] [NO_DRIVERS] [PYTHON]
 #                  [SCALAR double|float] [KERNELS k1 k2 ...] [PROBLEMS id|fd|FILE.yaml ...]
 #                  [NCMTM_ORDER N] [EXTERNAL_FORCES link1 link2 ...|all] [FRAMES link1 link2 ...]
-#                  [PARAMETERS link1 link2 ...] [ARMATURE joint=value ...] [MEASURE] [KEEP_DIVISIONS] [BATCH W]
+#                  [PARAMETERS link1 link2 ...] [ARMATURE joint=value ...] [MEASURE] [KEEP_DIVISIONS] [LANES] [BATCH W]
 #                  [EMISSION straight|compact|uniform|auto] [SNAP_TOLERANCE T] [SNAP_MAX_EFFECT E]
 #                  [METHOD kernel=method ...] [COMPILE_OPTIONS ...])
 #
@@ -20,6 +20,8 @@
 # METHOD kernel=method ... (rbdgen generate's --method): how a kernel of several methods computes
 # (minv, aba_derivatives: ltdl or articulated-body) in place of the generator's choice for the robot.
 # KEEP_DIVISIONS emits every division as written (no shared reciprocals; for x86-64 targets).
+# LANES runs the compact kernels' like steps of independent limbs as the lanes of one vector call
+# (docs/emission.md, "Lane calls"): for builds with AVX (-march=native, -mavx2); larger code.
 # MEASURE compiles each kernel once more at generation, with the project's C++ compiler at -Os, and
 # writes its machine code and worst stack frame into report.json ("host_build") and report.md.
 # NCMTM_ORDER N adds the N-CMTM kernels of order N (1 to 12, docs/ncmtm.md):
@@ -89,7 +91,7 @@ endfunction()
 # read from its kernel specs (rbdgen's generator/CMakeLists.txt, or rbdgenConfig.cmake after install).
 
 function(rbdgen_add_robot NAME)
-  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS;PYTHON" "URDF;MODEL;SCALAR;NCMTM_ORDER;BATCH;EMISSION;SNAP_TOLERANCE;SNAP_MAX_EFFECT" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS;ARMATURE;METHOD" ${ARGN})
+  cmake_parse_arguments(R "FLOATING_BASE;STRICT_INERTIA;TRIG_ENTRY_POINTS;NO_DRIVERS;MEASURE;KEEP_DIVISIONS;LANES;PYTHON" "URDF;MODEL;SCALAR;NCMTM_ORDER;BATCH;EMISSION;SNAP_TOLERANCE;SNAP_MAX_EFFECT" "KERNELS;PROBLEMS;COMPILE_OPTIONS;EXTERNAL_FORCES;FRAMES;PARAMETERS;ARMATURE;METHOD" ${ARGN})
   # MODEL: the robot's file in any format rbdgen reads (URDF, MJCF, SDFormat: recognised by its root element)
   if(R_MODEL AND R_URDF)
     message(FATAL_ERROR "rbdgen_add_robot(${NAME}): give the robot's file once, with URDF <file> or MODEL <file>")
@@ -187,6 +189,9 @@ function(rbdgen_add_robot NAME)
   endif()
   if(R_KEEP_DIVISIONS)
     list(APPEND flags --keep-divisions)
+  endif()
+  if(R_LANES)
+    list(APPEND flags --lanes)
   endif()
   if(R_BATCH)
     list(APPEND flags --batch ${R_BATCH})
