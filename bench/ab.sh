@@ -4,7 +4,7 @@
 # -O2, -Os (rbdgen_add_robot's default) and -O2 -march=native, and bench/ab_kernel.cpp calls both in
 # one process, interleaved. Prints a Markdown table of ns a call (the minimum over rounds); the
 # operations being the same, before / after is also the ratio of operations per cycle.
-# NEW_OPTIONS adds options to the new generator's command (e.g. NEW_OPTIONS=--lanes).
+# NEW_OPTIONS and OLD_OPTIONS add options to the new and the old generator's command (e.g. NEW_OPTIONS=--lanes).
 # Usage: bench/ab.sh OLD_RBDGEN NEW_RBDGEN [KERNEL]   (KERNEL: rnea, crba, aba or aba_derivatives, the
 # default; OLD_RBDGEN e.g. a build of the commit before, NEW_RBDGEN build/generator/rbdgen)
 set -euo pipefail
@@ -19,6 +19,7 @@ for robot in quadruped_fb:models/quadruped.urdf humanoid30_fb:models/humanoid30.
   [ -f "$urdf" ] || { echo "$urdf is absent: $label left out" >&2; continue; }
   for side in old new; do
     gen=$old options=()
+    read -r -a options <<< "${OLD_OPTIONS:-}"
     [ $side = new ] && gen=$new && read -r -a options <<< "${NEW_OPTIONS:-}"
     "$gen" generate "$urdf" --floating-base -o "$work/$side" --name "${label}_$side" --kernels "$kernel" "${options[@]}" >/dev/null 2>&1
   done

@@ -2,7 +2,8 @@
 // read one another's values run as one call, a step a lane of a vector. The humanoid's four limbs are
 // such steps in RNEA, CRBA and ABA; the same kernels compiled three ways (tests/CMakeLists.txt) give
 // the numbers of the kernels without lane calls to the last bit (those are checked against the
-// reference in tests/generated): the lanes change where a number is computed, not how.
+// reference in tests/generated): the lanes change where a number is computed, not how. (Built with
+// FMA, GCC fuses vector and scalar code differently: then they differ by rounding; docs/emission.md.)
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -283,6 +283,23 @@ template <class T, int W> struct rbdgen_lane_halves {
 template <class T, int W> struct rbdgen_lanes<T, W, false> {
     typedef rbdgen_lane_halves<T, W> type;
 };
+// A vector from consecutive numbers (a lane call's block of slots), and back: lane l at p[l].
+template <class L, class T> static inline RBDGEN_INLINE L rbdgen_lanes_load(const T* p) noexcept {
+    L r;
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_memcpy(static_cast<void*>(&r), p, sizeof r);
+#else
+    for (unsigned k = 0; k < sizeof r; ++k) reinterpret_cast<unsigned char*>(&r)[k] = reinterpret_cast<const unsigned char*>(p)[k];
+#endif
+    return r;
+}
+template <class L, class T> static inline RBDGEN_INLINE void rbdgen_lanes_store(T* p, const L& x) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_memcpy(p, static_cast<const void*>(&x), sizeof x);
+#else
+    for (unsigned k = 0; k < sizeof x; ++k) reinterpret_cast<unsigned char*>(p)[k] = reinterpret_cast<const unsigned char*>(&x)[k];
+#endif
+}
 }  // namespace
 
 // A row of M numbers (M folded in) held while rows of the same block are subtracted from it: loaded

@@ -159,14 +159,16 @@ void find_crossings(Compact& c) {
 // elements, in order of first use), its constants (c_[..]) and its results (x_ after the inputs); its
 // key, the text up to the values of constants and places, is what steps of one function share.
 // With lanes > 1, a lane call's function: every value a vector of `lanes` steps' values (x_ and c_
-// by entry, then lane: a lane's inputs gathered, its results scattered, its constants one load).
+// by entry, then lane): an input gathered, or one load where `whole` says its lanes are consecutive
+// slots (a block of a lane call before); a result one store into its block, an output's scattered;
+// a constant one load.
 struct StepFunction {
     std::string key, text;
     std::vector<int> inputs, constants, results;
     std::set<std::string> used;  // the kernel's arrays the step reads or writes
 };
 StepFunction step_function(const Compact& c, const std::vector<int>& statements, const StatementPrinter& printer, const char* type,
-                           int lanes = 1) {
+                           int lanes = 1, const std::vector<bool>& whole = {}) {
     const std::vector<Statement>& st = c.sch.statements;
     StepFunction f;
     std::map<int, int> local, input, constant;
@@ -192,7 +194,9 @@ StepFunction step_function(const Compact& c, const std::vector<int>& statements,
             f.inputs.push_back(id);
             const std::string array = c.array_of(id).empty() ? "v_" : c.array_of(id);
             std::string read = fmt::format("{}[x_[{}]]", array, it->second);
-            if (lanes > 1) {
+            if (lanes > 1 && it->second < static_cast<int>(whole.size()) && whole[it->second]) {
+                read = fmt::format("rbdgen_lanes_load<L>(v_ + x_[{}])", it->second * lanes);
+            } else if (lanes > 1) {
                 read.clear();
                 for (int l = 0; l < lanes; ++l) read += fmt::format("{}{}[x_[{}]]", l ? ", " : "", array, it->second * lanes + l);
                 read = "{" + read + "}";
@@ -218,9 +222,12 @@ StepFunction step_function(const Compact& c, const std::vector<int>& statements,
         if (c.s.slotted[s.target] || c.s.home_output[s.target] >= 0) {
             f.results.push_back(s.target);
             const std::string array = c.s.home_output[s.target] >= 0 ? c.array_of(s.target) : "v_";
-            for (int l = 0; l < lanes; ++l)
-                text += lanes > 1 ? fmt::format("    {}[x_[@{}.{}]] = t{}[{}];\n", array, f.results.size() - 1, l, t, l)
-                                  : fmt::format("    {}[x_[@{}]] = t{};\n", array, f.results.size() - 1, t);
+            if (lanes > 1 && array == "v_")
+                text += fmt::format("    rbdgen_lanes_store(v_ + x_[@{}.0], t{});\n", f.results.size() - 1, t);
+            else
+                for (int l = 0; l < lanes; ++l)
+                    text += lanes > 1 ? fmt::format("    {}[x_[@{}.{}]] = t{}[{}];\n", array, f.results.size() - 1, l, t, l)
+                                      : fmt::format("    {}[x_[@{}]] = t{};\n", array, f.results.size() - 1, t);
             f.key += "!" + array;
             if (array != "v_") f.used.insert(array);
         }
@@ -309,9 +316,21 @@ void group_lanes(Compact& c, const EmitOptions& options) {
         if (c.u.unit_of_value[id] >= 0) c.u.unit_of_value[id] = c.u.unit_of_statement[c.u.defined_by[id]];
 }
 
+// A step's results, in the order its function writes them: what crosses its boundary.
+std::vector<int> step_results(const Compact& c, const std::vector<int>& statements) {
+    std::vector<int> r;
+    for (int j : statements) {
+        const int t = c.sch.statements[j].target;
+        if (c.s.slotted[t] || c.s.home_output[t] >= 0) r.push_back(t);
+    }
+    return r;
+}
+
 // Step 4: the slots, by linear scan in the order the units run: a value's slot is free again after
 // its last reader (never at the unit that defines another value: a step, or a lane call's every
-// lane, writes its results while it reads).
+// lane, writes its results while it reads). A lane call's result is a block of kMaxLanes slots, lane
+// l its l-th (a repeated lane's a scratch place), from blocks after the single slots: so that the
+// lane call of the next bodies reads it as one vector.
 void lay_out_slots(Compact& c) {
     const std::vector<Statement>& st = c.sch.statements;
     const int n_nodes = c.k.graph->size();
@@ -324,16 +343,38 @@ void lay_out_slots(Compact& c) {
                 if (c.u.unit_of_value[x] > c.u.unit_of_statement[j]) throw std::logic_error("compact emission of " + c.k.name + ": a value read before its step");
                 last_use[x] = std::max(last_use[x], c.u.unit_of_statement[j]);
             }
+    std::vector<int> block_of(n_nodes, -1), lane_of(n_nodes, -1);
+    std::vector<std::vector<std::vector<int>>> blocks_at(units.size()), blocks_freed_after(units.size());
+    for (size_t u = 0; u < units.size(); ++u) {
+        const std::vector<std::vector<int>>& lanes = units[u].lanes;
+        if (lanes.size() < 2) continue;
+        std::vector<std::vector<int>> results;
+        for (const std::vector<int>& lane : lanes) results.push_back(step_results(c, lane));
+        for (size_t i = 0; i < results[0].size(); ++i) {
+            if (!s.slotted[results[0][i]]) continue;  // an output's element
+            std::vector<int> block;
+            int last = -1;
+            for (size_t l = 0; l < lanes.size(); ++l) {
+                block.push_back(results[l][i]);
+                last = std::max(last, last_use[results[l][i]]);
+                if (lane_of[results[l][i]] < 0) lane_of[results[l][i]] = static_cast<int>(l);
+            }
+            blocks_at[u].push_back(block);
+            blocks_freed_after[last].push_back(block);
+        }
+    }
     s.defined_at.assign(units.size(), {}), s.freed_after.assign(units.size(), {});
     for (int id = 0; id < n_nodes; ++id) {
         if (!s.slotted[id]) continue;
         s.defined_at[c.u.unit_of_value[id]].push_back(id);
-        s.freed_after[last_use[id]].push_back(id);
+        if (lane_of[id] < 0) s.freed_after[last_use[id]].push_back(id);
     }
     s.slot.assign(n_nodes, -1);
-    std::vector<int> free_slots;
+    std::vector<int> free_slots, free_blocks;
+    int blocks = 0;
     for (size_t u = 0; u < units.size(); ++u) {
         for (int id : s.defined_at[u]) {
+            if (lane_of[id] >= 0) continue;
             if (free_slots.empty()) {
                 s.slot[id] = s.n++;
             } else {
@@ -341,8 +382,22 @@ void lay_out_slots(Compact& c) {
                 free_slots.pop_back();
             }
         }
+        for (const std::vector<int>& block : blocks_at[u]) {
+            int b = blocks;
+            if (free_blocks.empty()) {
+                ++blocks;
+            } else {
+                b = free_blocks.back();
+                free_blocks.pop_back();
+            }
+            for (int id : block) block_of[id] = b;
+        }
         for (int id : s.freed_after[u]) free_slots.push_back(s.slot[id]);
+        for (const std::vector<int>& block : blocks_freed_after[u]) free_blocks.push_back(block_of[block[0]]);
     }
+    for (int id = 0; id < n_nodes; ++id)
+        if (lane_of[id] >= 0) s.slot[id] = s.n + block_of[id] * kMaxLanes + lane_of[id];
+    s.n += blocks * kMaxLanes;
 }
 
 // Step 5: the trig table, where every angle is q[i] or q[i] + c read only by its call, and every
@@ -510,21 +565,33 @@ private:
     // c (a lane call's by entry, then lane).
     void call(const Unit& unit) {
         const int lanes = unit.lanes.empty() ? 1 : static_cast<int>(unit.lanes.size());
-        const StepFunction f = step_function(c_, lanes > 1 ? unit.lanes[0] : unit.statements, printer_, lanes > 1 ? "L" : type_, lanes);
-        auto [kind, added] = kinds_.try_emplace(fmt::format("{} lanes ", lanes) + f.key, static_cast<int>(kinds_.size()));
+        std::vector<StepFunction> lane;  // each lane's step, for its places
+        for (int l = 0; l < lanes; ++l) lane.push_back(step_function(c_, lanes > 1 ? unit.lanes[l] : unit.statements, printer_, type_));
+        std::vector<bool> whole;  // inputs whose lanes are consecutive slots (lane calls' blocks)
+        std::string wholes;
+        for (size_t i = 0; lanes > 1 && i < lane[0].inputs.size(); ++i) {
+            bool w = true;
+            for (int l = 0; l < lanes; ++l) {
+                const int id = lane[l].inputs[i];
+                w = w && c_.array_of(id).empty() && c_.s.slot[id] == c_.s.slot[lane[0].inputs[i]] + l;
+            }
+            whole.push_back(w);
+            wholes += w ? 'w' : '.';
+        }
+        const StepFunction f = lanes > 1 ? step_function(c_, unit.lanes[0], printer_, "L", lanes, whole) : lane[0];
+        auto [kind, added] = kinds_.try_emplace(fmt::format("{} lanes {} ", lanes, wholes) + f.key, static_cast<int>(kinds_.size()));
         const std::string name = fmt::format("{}step{}", prefix_, kind->second);
         if (added) {
             out_.operations += static_cast<long>(lanes > 1 ? unit.lanes[0].size() : unit.statements.size());
             functions_ += function_text(name, f, lanes);
         }
         run_.push_back({name, x_table_.size(), c_table_.size()});
-        std::vector<StepFunction> lane{f};
-        for (int l = 1; l < lanes; ++l) lane.push_back(step_function(c_, unit.lanes[l], printer_, type_));
         const auto place = [&](int id) { return c_.array_of(id).empty() ? c_.s.slot[id] : c_.index_of(id); };
         for (size_t i = 0; i < f.inputs.size(); ++i)
             for (const StepFunction& x : lane) x_table_.push_back(place(x.inputs[i]));
         for (size_t i = 0; i < f.results.size(); ++i)
-            for (const StepFunction& x : lane) x_table_.push_back(place(x.results[i]));
+            for (int l = 0; l < lanes; ++l)  // a lane call's block: lane l at its l-th slot
+                x_table_.push_back(lanes > 1 && c_.array_of(f.results[i]).empty() ? place(lane[0].results[i]) + l : place(lane[l].results[i]));
         for (size_t i = 0; i < f.constants.size(); ++i)
             for (const StepFunction& x : lane) c_table_.push_back(c_.sch.values[x.constants[i]].constant);
         out_.calls += lanes > 1 ? static_cast<int>(std::set<std::vector<int>>(unit.lanes.begin(), unit.lanes.end()).size()) : 1;

@@ -33,8 +33,8 @@ inline constexpr int kCallTableRun = 4;
 
 // Lane calls (compact.cpp, step 3): at most kMaxLanes steps of one function side by side, a vector of
 // four doubles (AVX2's width; two SSE2 statements a statement on portable x86-64), and at least
-// kMinLanes: pairs (talos's left and right arm) measured 0.91x to 1.03x of the separate calls with
-// AVX-512 (bench/RESULTS.md, "Lane calls"), the gathers and scatters costing what the lanes save.
+// kMinLanes: pairs (talos's left and right limbs) measured 0.82x to 1.13x of the separate calls with
+// AVX-512 (bench/RESULTS.md, "Lane calls"), the gathers costing what two lanes save.
 inline constexpr int kMaxLanes = 4, kMinLanes = 3;
 
 struct CompactKernel {
