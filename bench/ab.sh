@@ -4,8 +4,8 @@
 # -O2, -Os (rbdgen_add_robot's default) and -O2 -march=native, and bench/ab_kernel.cpp calls both in
 # one process, interleaved. Prints a Markdown table of ns a call (the minimum over rounds); the
 # operations being the same, before / after is also the ratio of operations per cycle.
-# NEW_OPTIONS and OLD_OPTIONS add options to the new and the old generator's command (e.g. NEW_OPTIONS=--lanes).
-# Usage: bench/ab.sh OLD_RBDGEN NEW_RBDGEN [KERNEL]   (KERNEL: rnea, crba, aba or aba_derivatives, the
+# AB_ROBOTS replaces the robots (label:file ...). NEW_OPTIONS and OLD_OPTIONS add options to the new and the old generator's command (e.g. NEW_OPTIONS=--lanes).
+# Usage: bench/ab.sh OLD_RBDGEN NEW_RBDGEN [KERNEL]   (KERNEL: rnea, crba, aba, rnea_derivatives or aba_derivatives, the
 # default; OLD_RBDGEN e.g. a build of the commit before, NEW_RBDGEN build/generator/rbdgen)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +14,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "| robot | kernel | flags | before, ns | after, ns | before / after |"
 echo "|---|---|---|---|---|---|"
-for robot in quadruped_fb:models/quadruped.urdf humanoid30_fb:models/humanoid30.urdf talos_full_fb:../shared/models/talos_full_v2.urdf; do
+for robot in ${AB_ROBOTS:-quadruped_fb:models/quadruped.urdf humanoid30_fb:models/humanoid30.urdf talos_full_fb:../shared/models/talos_full_v2.urdf}; do
   label=${robot%%:*} urdf=${robot#*:}
   [ -f "$urdf" ] || { echo "$urdf is absent: $label left out" >&2; continue; }
   for side in old new; do

@@ -1,4 +1,4 @@
-// bench/ab.sh's program: one kernel (-DKERNEL: rnea, crba, aba or aba_derivatives) of one robot from two
+// bench/ab.sh's program: one kernel (-DKERNEL: rnea, crba, aba, rnea_derivatives or aba_derivatives) of one robot from two
 // generators (namespaces <robot>_old and <robot>_new, -DROBOT_OLD / -DROBOT_NEW their headers), called
 // in one process, interleaved, at the same 32 random states; the minimum over 60 rounds of 200 calls
 // each, in ns a call.
@@ -18,6 +18,7 @@ namespace {
 #define CALL_crba(R) R::crba(q, a)
 #define CALL_aba(R) R::aba(q, qd, u, g, a)
 #define CALL_aba_derivatives(R) R::aba_derivatives(q, qd, u, g, a, b, c)
+#define CALL_rnea_derivatives(R) R::rnea_derivatives(q, qd, u, g, a, b)
 #define CALL(K, R) CALL_##K(R)
 #define CALL_OF(K, R) CALL(K, R)
 

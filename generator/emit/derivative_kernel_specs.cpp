@@ -90,7 +90,7 @@ aba_derivatives_spec.head = std::make_shared<const KernelSpec>(ltdl_head(run_tim
 aba_derivatives_spec.tail = tail;
 // Carpentier and Mansard's own route (Pinocchio's computeABADerivatives): q̈ by the ABA, H⁻¹ by the
 // articulated-body recursion, and −H⁻¹ times ∂τ/∂q and ∂τ/∂q̇ as dense products; emitted_kernel keeps
-// the route of lower cost for the robot (emit/ltdl_loops.hpp ltdl_loop_cost).
+// the route of lower cost for the robot (emit/ltdl_loops.hpp ltdl_loop_ops).
 KernelSpec articulated = spec("aba_derivatives", aba_derivatives_spec.doc, aba_derivatives_spec.inputs, aba_derivatives_spec.outputs,
     [run_time](const Model& m, const auto& x) {
         using S = ScalarOf<std::decay_t<decltype(x)>>;

@@ -91,7 +91,7 @@ struct KernelSpec {
     std::string method;
     // The same kernel by other algorithms (same inputs and outputs): trace_kernel traces each and keeps
     // the one of fewest operations for this robot; for a kernel emitted as loops, emitted_kernel keeps
-    // the one of lowest ltdl_loop_cost instead (emit/ltdl_loops.hpp).
+    // the one of lowest ltdl_loop_ops with vector lanes instead (emit/ltdl_loops.hpp).
     std::vector<std::shared_ptr<const KernelSpec>> alternatives;
     // Traced with value numbering by value (sym/merge_values.hpp): Nori's LU, whose symmetric
     // products Xᵀ Iᴬ X are traced as two expressions a pair of entries.

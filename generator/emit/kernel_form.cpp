@@ -86,7 +86,7 @@ Emitted emitted_kernel(const Model& model, const KernelSpec& spec, const Generat
         constexpr int kLanes = 2;
         const long tail = e.tail ? e.tail->ops().total() : 0;
         const auto cost = [&](const KernelSpec& s) {
-            return ltdl_loop_cost(model, s.ltdl_loops, o.keep_divisions, kLanes) + tail +
+            return ltdl_loop_ops(model, s.ltdl_loops, o.keep_divisions, kLanes).total() + tail +
                    (s.head ? trace_kernel(model, *s.head, o.max_operations, o.keep_divisions).ops().total() : 0);
         };
         long best = cost(spec);

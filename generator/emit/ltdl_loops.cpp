@@ -58,11 +58,13 @@ std::string column_tables(const LtdlRows& rows, const std::string& index, const 
 
 }  // namespace
 
-sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions) {
+sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions, int lanes) {
     const LtdlRows rows = ltdl_rows(expanded_parent(model));
+    long width = 0;  // a row of NV numbers: NV / lanes statements, the rest by halves (rbdgen_row)
+    for (int w = lanes, rest = model.nv; w >= 1; rest %= w, w /= 2) width += rest / w;
     sym::OpCounts n;
-    if (loops == Loops::DerivativesArticulated) {  // rbdgen_negated_product, twice: NV² row updates of NV numbers each
-        n.mul = n.add = 2L * model.nv * model.nv * model.nv;
+    if (loops == Loops::DerivativesArticulated) {  // rbdgen_negated_product, twice: NV² row updates
+        n.mul = n.add = 2L * model.nv * model.nv * width;
         return n;
     }
     if (loops == Loops::DerivativePairs) {  // rbdgen_rnea_derivative_pairs: 6-vector dot products, 11 operations each
@@ -77,8 +79,8 @@ sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions
     if (loops == Loops::FactorAndSolve || loops == Loops::Derivatives) n.add += model.nv;  // τ − C
     // aba_derivatives: three solves more of NV columns (rbdgen_ltdl_solve_rows, a reciprocal a row):
     // −H⁻¹ ∂τ/∂q, −H⁻¹ ∂τ/∂q̇ and H⁻¹ from the identity
-    const long columns = loops == Loops::Derivatives ? 3L * model.nv : 0;
-    if (columns) n.div += 3L * model.nv, n.mul += columns * model.nv;
+    const long columns = loops == Loops::Derivatives ? 3L * width : 0;  // three rows' width
+    if (columns) n.div += 3L * model.nv, n.mul += columns * model.nv;  // each row scaled by its reciprocal
     for (int k = 0; k < model.nv; ++k) {
         const long d = rows.off[k + 1] - rows.off[k];
         if (loops != Loops::Solve) {  // rbdgen_ltdl's row k
@@ -90,17 +92,6 @@ sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions
         if (loops != Loops::Factor) n.mul += (1 + columns) * 2 * (d - 1), n.add += (1 + columns) * 2 * (d - 1), n.div += 1;  // the solves
     }
     return n;
-}
-
-long ltdl_loop_cost(const Model& model, Loops loops, bool keep_divisions, int lanes) {
-    const long n = model.nv;
-    long statements = 0;  // a row of NV numbers: NV / lanes statements, the rest by halves (rbdgen_row)
-    for (int width = lanes, rest = model.nv; width >= 1; rest %= width, width /= 2) statements += rest / width;
-    if (loops == Loops::DerivativesArticulated) return 2 * n * n * 2 * statements;  // an update: a multiply and a subtract
-    if (loops != Loops::Derivatives) return ltdl_loop_ops(model, loops, keep_divisions).total();
-    const LtdlRows rows = ltdl_rows(expanded_parent(model));
-    const long updates = 2 * (static_cast<long>(rows.col.size()) - n);  // a solve's row updates, both sweeps
-    return ltdl_loop_ops(model, Loops::FactorAndSolve, keep_divisions).total() + 3 * (updates * 2 * statements + n * statements + n);
 }
 
 LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopPart& head, const LoopPart& tail,

@@ -14,13 +14,10 @@ namespace rbdgen {
 
 // The operations the loops execute (no zero is folded: H's nonzeros are all run-time values): for
 // fd_crba_ltdl, τ − C and the loops, to add to its head's; for aba_derivatives also the solves of its
-// three NV x NV outputs, to add to its head's and tail's.
-sym::OpCounts ltdl_loop_ops(const Model& model, KernelSpec::LtdlLoops loops, bool keep_divisions);
-
-// What the loops cost, for choosing between a kernel's routes (KernelSpec::alternatives): their
-// operations, a row operation of the runtime header's rbdgen_row counted as its vector statements of
-// `lanes` lanes (a multiply and a subtract each).
-long ltdl_loop_cost(const Model& model, KernelSpec::LtdlLoops loops, bool keep_divisions, int lanes);
+// three NV x NV outputs, to add to its head's and tail's. With lanes > 1, what they cost, for choosing
+// between a kernel's routes (KernelSpec::alternatives): an operation on a whole row of NV numbers
+// (the runtime header's rbdgen_row) counted as its vector statements of that many lanes.
+sym::OpCounts ltdl_loop_ops(const Model& model, KernelSpec::LtdlLoops loops, bool keep_divisions, int lanes = 1);
 
 // A kernel the loops call (fd_crba_ltdl's and aba_derivatives' head, aba_derivatives' tail): its trace
 // and its function's definitions and body.
