@@ -51,6 +51,7 @@ TEST(LaneCalls, TheLimbsOfTheHumanoid) {
         // four limbs a lane call: the calls are fewer than the steps
         EXPECT_LT(report[k]["compact"]["calls"].get<int>(), report[k]["compact"]["steps"].get<int>()) << k;
     }
+    EXPECT_EQ(files.at("report.md").find("none, each step its own call"), std::string::npos) << files.at("report.md");
     options.emission = "uniform";
     files = generate_sources(humanoid, options);
     report = nlohmann::json::parse(files.at("report.json"))["kernels"];
@@ -63,6 +64,9 @@ TEST(LaneCalls, TheLimbsOfTheHumanoid) {
     options.emission = "compact";
     files = generate_sources(chain, options);
     for (const char* k : {"rnea", "crba", "aba"}) EXPECT_EQ(lane_functions(files.at(std::string("chain_") + k + ".cpp")), 0) << k;
+    // report.md says so, kernel by kernel
+    EXPECT_NE(files.at("report.md").find("- Lane calls (--lanes; "), std::string::npos);
+    EXPECT_NE(files.at("report.md").find(" rnea none, each step its own call"), std::string::npos) << files.at("report.md");
 }
 
 // Every output, bit for bit, of the kernels with four lanes as two SSE2 halves (portable x86-64), as one

@@ -28,6 +28,18 @@ std::string report_md(const Context& c, const PreparedModel& prepared, const nlo
                       report["dh_transforms"].get<int>(), report["general_transforms"].size());
     for (const auto& g : report["general_transforms"])
         md += "  - joint '" + comment_text(g["joint"].get<std::string>()) + "': " + g["why"].get<std::string>() + "\n";
+    if (c.o.lanes) {  // docs/emission.md, "Lane calls"
+        md += "- Lane calls (--lanes; three or four like steps that read none of one another's values, one call):";
+        int compact = 0;
+        for (const auto& [name, e] : report["kernels"].items()) {
+            if (!e.contains("compact")) continue;
+            const int lanes = e["compact"]["lane_calls"].get<int>();
+            md += fmt::format("{} {} ", compact++ ? ";" : "", name) +
+                  (lanes ? fmt::format("{} ({} calls for {} steps)", lanes, e["compact"]["calls"].get<int>(), e["compact"]["steps"].get<int>())
+                         : std::string("none, each step its own call"));
+        }
+        md += compact ? "\n" : " no compact kernel, none\n";
+    }
     md += "\n";
     md += "Float error: each kernel's arithmetic in float against double, relative (max |diff| / max |value| of its "
           "outputs, the latter not below 1% of its median over the states), worst and 99th percentile over 1,000 random, "
