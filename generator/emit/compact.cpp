@@ -74,6 +74,19 @@ struct Compact {
     int index_of(int id) const { return s.home_output[id] >= 0 ? s.home_element[id] : sch.values[id].index; }
 };
 
+// Where each statement runs and each temporary is defined, from the units (their order and their
+// statements): after step 1 cuts them and after step 3 orders them again.
+void index_units(const Compact& c, Units& x) {
+    x.unit_of_statement.assign(c.sch.statements.size(), 0);
+    for (size_t u = 0; u < x.units.size(); ++u) {
+        if (x.units[u].step < 0) x.unit_of_statement[x.units[u].statement] = static_cast<int>(u);
+        for (int j : x.units[u].statements) x.unit_of_statement[j] = static_cast<int>(u);
+    }
+    x.unit_of_value.assign(c.k.graph->size(), -1);
+    for (int id = 0; id < c.k.graph->size(); ++id)
+        if (c.temporary(id) && x.defined_by[id] >= 0) x.unit_of_value[id] = x.unit_of_statement[x.defined_by[id]];
+}
+
 // Step 1: the units. What the trig calls read stays in the kernel (the calls come first, two angles at
 // a time); every other statement of a step (sym/step.hpp) is in that step's call. None without steps.
 std::optional<Units> cut_into_units(const Compact& c) {
@@ -108,10 +121,8 @@ std::optional<Units> cut_into_units(const Compact& c) {
         }
     if (last_of_step.empty()) return std::nullopt;
     std::map<int, int> unit_of_step;
-    x.unit_of_statement.assign(st.size(), 0);
     for (size_t j = 0; j < st.size(); ++j) {
         if (x.step_of[j] < 0) {
-            x.unit_of_statement[j] = static_cast<int>(x.units.size());
             x.units.push_back({-1, static_cast<int>(j), {}});
         } else if (last_of_step[x.step_of[j]] == static_cast<int>(j)) {
             unit_of_step[x.step_of[j]] = static_cast<int>(x.units.size());
@@ -119,13 +130,8 @@ std::optional<Units> cut_into_units(const Compact& c) {
         }
     }
     for (size_t j = 0; j < st.size(); ++j)
-        if (x.step_of[j] >= 0) {
-            x.unit_of_statement[j] = unit_of_step[x.step_of[j]];
-            x.units[x.unit_of_statement[j]].statements.push_back(static_cast<int>(j));
-        }
-    x.unit_of_value.assign(n_nodes, -1);
-    for (int id = 0; id < n_nodes; ++id)
-        if (c.temporary(id) && x.defined_by[id] >= 0) x.unit_of_value[id] = x.unit_of_statement[x.defined_by[id]];
+        if (x.step_of[j] >= 0) x.units[unit_of_step[x.step_of[j]]].statements.push_back(static_cast<int>(j));
+    index_units(c, x);
     return x;
 }
 
@@ -308,12 +314,7 @@ void group_lanes(Compact& c, const EmitOptions& options) {
     }
     if (static_cast<int>(order.size()) == n) return;  // no lane call: the order is the one given
     units = std::move(order);
-    for (size_t u = 0; u < units.size(); ++u) {
-        if (units[u].step < 0) c.u.unit_of_statement[units[u].statement] = static_cast<int>(u);
-        for (int j : units[u].statements) c.u.unit_of_statement[j] = static_cast<int>(u);
-    }
-    for (size_t id = 0; id < c.u.unit_of_value.size(); ++id)
-        if (c.u.unit_of_value[id] >= 0) c.u.unit_of_value[id] = c.u.unit_of_statement[c.u.defined_by[id]];
+    index_units(c, c.u);
 }
 
 // A step's results, in the order its function writes them: what crosses its boundary.
