@@ -24,48 +24,16 @@
 #include "model/load_model.hpp"
 #include "emit/prepare.hpp"
 #include "sparse/analysis.hpp"
+#include "contact_robots.hpp"
 #include "test_support.hpp"
 
 namespace rbdgen {
 namespace {
 
-struct Contacts {
-    std::string urdf;
-    std::vector<std::string> links;
-    bool point = false, shared = false;
-    bool add_floating_base = true;  // --floating-base (an MJCF file's free joint is its own)
-};
-void PrintTo(const Contacts& c, std::ostream* os) { *os << c.urdf; }
+using test::Contacts;
 
-std::vector<Contacts> floating_robots() {
-    std::vector<Contacts> r{{test::project_model("humanoid30.urdf"), {"link006", "link012"}},
-                            {test::project_model("quadruped.urdf"), {"link003", "link006", "link009", "link012"}, true},
-                            {test::project_model("arm7.urdf"), {"link007"}}};
-    // MJCF: its own free joint, bodies of several joints; point contacts at sites, one beyond a ball joint (the neck)
-    r.push_back({test::project_model("mjcf/forms_degree.xml"), {"sole", "eye"}, true, false, false});
-    r.push_back({test::shared_model("solo12.urdf"), {"FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"}, true, true});
-    r.push_back({test::shared_model("talos_reduced.urdf"), {"left_sole_link", "right_sole_link"}, false, true});
-    r.push_back({test::shared_model("talos_full_v2.urdf"), {"left_sole_link", "right_sole_link"}, false, true});
-    return r;
-}
-
-std::string spec(const Contacts& c) {
-    std::string s;
-    for (const std::string& l : c.links) s += (s.empty() ? "" : ",") + l + (c.point ? ":point" : "");
-    return s;
-}
-
-class ContactDynamics : public ::testing::TestWithParam<Contacts> {
+class ContactDynamics : public test::ContactTest {
 protected:
-    void SetUp() override {
-        if (GetParam().shared && !test::shared_models_present())
-            GTEST_SKIP() << RBDGEN_SHARED_MODELS << " is absent (a user's own clone): " << GetParam().urdf << " not tested";
-        model = prepare_model(load_model(GetParam().urdf, {.floating_base = GetParam().add_floating_base})).model;
-        for (const std::string& l : GetParam().links) frames.push_back(*link_frame(model, l));
-        // the wrenches come in body order, as the problem lists its contacts
-        std::sort(frames.begin(), frames.end(), [](const LinkFrame& a, const LinkFrame& b) { return a.body < b.body; });
-    }
-    int rows_a_contact() const { return GetParam().point ? 3 : 6; }
     // The contacts' Jacobian (world-aligned), its rows the held components, and J̇ q̇.
     std::pair<MatX<double>, VecX<double>> jacobian(const VecX<double>& q, const VecX<double>& qd) const {
         const int m = rows_a_contact(), first = 6 - m;
@@ -106,15 +74,13 @@ protected:
         EXPECT_EQ(out.size(), 2u) << "a contact problem has both kernels";
         return out;
     }
-    Model model;
-    std::vector<LinkFrame> frames;
     std::mt19937_64 rng{31};
 };
 
 TEST_P(ContactDynamics, HoldsTheContactsAndBalancesTheTorques) {
-    const Problem problem = load_problem(model, "contact:" + spec(GetParam()));
+    const Problem problem = load_problem(model, "contact:" + test::contact_list(GetParam()));
     const ProblemAnalysis a = analyze_problem(model, problem, {.states = 200});
-    std::cout << model.name << " contact:" << spec(GetParam()) << ": ordering " << a.ordering << ", LU " << a.lu.nnz << " (fill "
+    std::cout << model.name << " contact:" << test::contact_list(GetParam()) << ": ordering " << a.ordering << ", LU " << a.lu.nnz << " (fill "
               << a.lu.fill << "), tail " << a.lu.tail_cols() << ", min pivot " << a.min_pivot << "\n";
     const int nw = rows_a_contact() * static_cast<int>(frames.size());
     ASSERT_EQ(static_cast<int>(problem.wanted.size()), model.nv + nw);
@@ -159,7 +125,7 @@ TEST_P(ContactDynamics, HoldsTheContactsAndBalancesTheTorques) {
 }
 
 TEST_P(ContactDynamics, ImpactStopsTheContactsWithTheImpulses) {
-    const Problem problem = load_problem(model, "impulse:" + spec(GetParam()));
+    const Problem problem = load_problem(model, "impulse:" + test::contact_list(GetParam()));
     const ProblemAnalysis a = analyze_problem(model, problem, {.states = 200});
     const int nw = rows_a_contact() * static_cast<int>(frames.size());
     ASSERT_EQ(static_cast<int>(problem.wanted.size()), model.nv + nw);
@@ -216,12 +182,7 @@ TEST_P(ContactDynamics, BaumgarteStabilizationDrivesTheError) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Floating, ContactDynamics, ::testing::ValuesIn(floating_robots()),
-                         [](const ::testing::TestParamInfo<Contacts>& i) {
-                             std::string n = std::filesystem::path(i.param.urdf).stem().string();
-                             for (char& ch : n) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-                             return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Floating, ContactDynamics, ::testing::ValuesIn(test::contact_robots()), test::contact_case_name);
 
 // Four point contacts at the corners of each flat foot (fixed links added to the humanoid's feet): a
 // redundant but consistent set (the feet at rest), 12 rows a foot for its 6 wrench components, solved in the

@@ -25,26 +25,6 @@ namespace {
 using AVec = Eigen::Matrix<adouble, Eigen::Dynamic, 1>;
 constexpr int kStates = 20;
 
-// dq/dδ at δ = 0 (NQ x NV): the tangent directions as changes of q.
-MatX<double> tangent_basis(const Model& m, const VecX<double>& q) {
-    MatX<double> T = MatX<double>::Zero(m.nq, m.nv);
-    for (const Body& b : m.bodies) {
-        const int iq = b.q_index, iv = b.v_index;
-        if (b.joint.one_dof()) {
-            T(iq, iv) = 1;
-            continue;
-        }
-        const Eigen::Quaterniond Q = test::quaternion(q, b);
-        if (b.joint.type == JointType::Floating) T.block<3, 3>(iq, iv + 3) = Q.toRotationMatrix();
-        for (int k = 0; k < 3; ++k) {  // d(Q ⊗ (δω / 2, 1)) / dδω_k = Q ⊗ (e_k / 2, 0)
-            const Eigen::Quaterniond e(0, 0.5 * (k == 0), 0.5 * (k == 1), 0.5 * (k == 2));
-            const Eigen::Quaterniond d = Q * e;
-            T.block<4, 1>(iq + b.joint.quaternion_at(), iv + k) << d.x(), d.y(), d.z(), d.w();
-        }
-    }
-    return T;
-}
-
 // Central differences of f along each tangent direction of q, and along each coordinate of x: the
 // five-point stencil (f(−2h) − 8 f(−h) + 8 f(h) − f(2h)) / 12h, h = 1e-3, whose O(h⁴) truncation
 // stays below 1e-6 where H is ill-conditioned (the allegro hand's light fingers, talos's grippers) and
@@ -112,7 +92,7 @@ TEST_P(Derivatives, AgreeWithAdolcForwardMode) {
                 return forward ? aba<adouble>(model, q, qd, third, x.gravity.cast<adouble>())
                                : rnea<adouble>(model, q, qd, third, x.gravity.cast<adouble>());
             });
-            const MatX<double> T = tangent_basis(model, x.q);
+            const MatX<double> T = test::tangent_basis(model, x.q);
             MatX<double> dq(nv, nv), dv(nv, nv);
             for (int k = 0; k < 2 * nv; ++k) {
                 Eigen::MatrixXd X = Eigen::MatrixXd::Zero(nq + 2 * nv, 2);

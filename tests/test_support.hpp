@@ -128,6 +128,26 @@ inline VecX<double> plus(const Model& m, VecX<double> q, const VecX<double>& del
     return q;
 }
 
+// dq/dδ at δ = 0 (NQ x NV): the tangent directions as changes of q.
+inline MatX<double> tangent_basis(const Model& m, const VecX<double>& q) {
+    MatX<double> T = MatX<double>::Zero(m.nq, m.nv);
+    for (const Body& b : m.bodies) {
+        const int iq = b.q_index, iv = b.v_index;
+        if (b.joint.one_dof()) {
+            T(iq, iv) = 1;
+            continue;
+        }
+        const Eigen::Quaterniond Q = quaternion(q, b);
+        if (b.joint.type == JointType::Floating) T.block<3, 3>(iq, iv + 3) = Q.toRotationMatrix();
+        for (int k = 0; k < 3; ++k) {  // d(Q ⊗ (δω / 2, 1)) / dδω_k = Q ⊗ (e_k / 2, 0)
+            const Eigen::Quaterniond e(0, 0.5 * (k == 0), 0.5 * (k == 1), 0.5 * (k == 2));
+            const Eigen::Quaterniond d = Q * e;
+            T.block<4, 1>(iq + b.joint.quaternion_at(), iv + k) << d.x(), d.y(), d.z(), d.w();
+        }
+    }
+    return T;
+}
+
 // ‖a − b‖∞ / max(1, ‖b‖∞)
 inline double rel_err(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
     return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());

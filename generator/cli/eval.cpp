@@ -73,7 +73,8 @@ EvalResults evaluate(const Model& model, const State& s, const std::vector<std::
         const Problem problem = load_problem(model, p);
         if (problem.name == "fd" && !r.fd_error.empty()) throw Error("--problem fd: " + r.fd_error);
         for (KernelSpec& k : problem_kernel_specs(std::make_shared<const ProblemAnalysis>(analyze_problem(model, problem))))
-            if (k.name == problem.name + "_lu" || k.name == problem.name + "_aba") specs.push_back(std::move(k));
+            if (k.name == problem.name + "_lu" || k.name == problem.name + "_aba" || k.name == problem.name + "_derivatives")
+                specs.push_back(std::move(k));
     }
     for (const KernelSpec& k : specs) {
         if (!k.evaluated() || (k.forward_dynamics && !r.fd_error.empty())) continue;

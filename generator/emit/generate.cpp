@@ -182,14 +182,17 @@ Files files_of(const Context& c, const PreparedModel& prepared, const std::vecto
         sections.push_back(kernel_sections(e.kernel.name, source));
         files[c.ns + "_" + e.kernel.name + ".cpp"] = source;
     }
-    // A problem file's or a built-in contact problem's <problem>_aba.cpp exists whether or not the
-    // problem has that kernel, so that a build lists its sources without reading the problem.
+    // A problem file's or a built-in contact problem's <problem>_aba.cpp and <problem>_derivatives.cpp
+    // exist whether or not the problem has those kernels, so that a build lists its sources without
+    // reading the problem.
     for (const auto& a : analyses)
         if (a->problem.held.empty() && a->problem.name != "id" && a->problem.name != "fd")
-            files[c.ns + "_" + a->problem.name + "_aba.cpp"] =
-                "// Problem " + a->problem.name + " has no kernel " + a->problem.name + "_aba: the articulated-body solve takes constrained dynamics\n"
-                "// or an impact with one contact a body, every joint acceleration unknown and returned, every joint force known and\n"
-                "// no sensor. " + a->problem.name + "_lu solves it. (Written so that a build's list of sources does not depend on the problem.)\n";
+            for (const char* kernel : {"_aba", "_derivatives"})
+                files[c.ns + "_" + a->problem.name + kernel + ".cpp"] =
+                    "// Problem " + a->problem.name + " has no kernel " + a->problem.name + kernel + ": the articulated-body solve and its\n"
+                    "// derivatives take constrained dynamics or an impact with one contact a body, every joint acceleration unknown and\n"
+                    "// returned, every joint force known and no sensor. " + a->problem.name + "_lu solves it. (Written so that a build's\n"
+                    "// list of sources does not depend on the problem.)\n";
     files[c.header] = header_file(c, kernels, sections);
     files["rbdgen_runtime.hpp"] = template_text("rbdgen_runtime.hpp.in");
     if (o.python) {

@@ -2,6 +2,7 @@
 // assemble, factor and solve steps, and the articulated-body solve of constrained dynamics.
 #include "algorithms/aba.hpp"
 #include "algorithms/contact_aba.hpp"
+#include "algorithms/contact_dynamics_derivatives.hpp"
 #include "emit/kernel_spec_parts.hpp"
 #include "sparse/analysis.hpp"
 
@@ -25,6 +26,12 @@ std::vector<ArraySpec> problem_inputs(const Problem& p) {
     in.push_back(gravity_in());
     return in;
 }
+// The wrench components a contact problem's _aba returns after q̈.
+long wrench_rows(const ProblemAnalysis& a) {
+    long m = 0;
+    for (const HeldFrame& h : a.problem.held) m += h.point ? 3 : 6;
+    return m;
+}
 ArraySpec sized(std::string name, std::string doc, long n) {
     return {std::move(name), std::move(doc), [n](const Model&) { return static_cast<int>(n); }};
 }
@@ -35,6 +42,25 @@ template <class S> struct ProblemArrays {
 };
 template <class S> ProblemArrays<S> problem_arrays(const Arrays<S>& x) {
     return {x[0], x[1], vec3(x.back()), std::vector<VecX<S>>(x.begin() + 2, x.end() - 1)};
+}
+// A contact problem's τ (zero where the problem does not read it) and Baumgarte's errors.
+template <class S> std::pair<VecX<S>, VecX<S>> held_inputs(const Model& m, const Problem& pr, const ProblemArrays<S>& in) {
+    VecX<S> tau = VecX<S>::Zero(m.nv), errors;
+    for (int i = 0; i < m.nv; ++i)
+        if (pr.tau_known[i]) tau[i] = in.known[pr.tau_input][i];
+    if (pr.error_input >= 0) errors = in.known[pr.error_input];
+    return {tau, errors};
+}
+// A derivative's matrix, row-major: the rows a dof's (q̈, q̇⁺) or a wrench component's, the columns the dofs.
+ArraySpec derivative_out(const std::string& name, const std::string& doc, const std::vector<std::string>& wrench_names) {
+    ArraySpec a{name, doc + ", row-major (column j: with respect to dof j; a floating base's along q + delta, delta = [omega; v] in base "
+                            "coordinates)", nv, nv, ArrayLayout::RowMajor};
+    a.json = EvalForm::JointMatrix;
+    if (wrench_names.empty()) return a;
+    a.rows = [n = static_cast<int>(wrench_names.size())](const Model&) { return n; };
+    a.json = EvalForm::Matrix;
+    a.row_names = [wrench_names](const Model&) { return wrench_names; };
+    return a;
 }
 
 }  // namespace
@@ -76,10 +102,7 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
                 using S = ScalarOf<std::decay_t<decltype(x)>>;
                 const Problem& pr = analysis->problem;
                 const ProblemArrays<S> in = problem_arrays(x);
-                VecX<S> tau = VecX<S>::Zero(m.nv), errors;
-                for (int i = 0; i < m.nv; ++i)
-                    if (pr.tau_known[i]) tau[i] = in.known[pr.tau_input][i];
-                if (pr.error_input >= 0) errors = in.known[pr.error_input];
+                const auto [tau, errors] = held_inputs(m, pr, in);
                 const ConstrainedMotion<S> c = contact_aba<S>(m, pr.held, in.q, in.qd, tau, in.gravity, errors, pr.impulse);
                 VecX<S> out(m.nv + c.lambda.size());  // p.wanted's order: q̈ body by body, then the wrenches
                 int o = 0;
@@ -90,6 +113,35 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
             });
         by_aba.method = "articulated-body algorithm with the contacts' operational-space system";
         k.push_back(std::move(by_aba));
+        // Its derivatives (algorithms/contact_dynamics_derivatives.hpp), the rows of the wrenches named as the unknowns
+        const bool impulse = a.problem.impulse;
+        const std::vector<std::string> wrenches(a.problem.wanted_names.end() - wrench_rows(a), a.problem.wanted_names.end());
+        const std::string moved = impulse ? "qd_plus" : "qdd", w = impulse ? "impulse" : "lambda";
+        std::vector<ArraySpec> outputs{derivative_out("d" + moved + "_dq", "d" + moved + "/dq", {}),
+                                       derivative_out("d" + moved + "_dqd", "d" + moved + "/dqd", {})};
+        if (!impulse) outputs.push_back(derivative_out("dqdd_dtau", "dqdd/dtau (zero in the columns of the dofs whose force the problem "
+                                                                    "does not read)", {}));
+        for (const char* along : impulse ? std::vector{"q", "qd"} : std::vector{"q", "qd", "tau"})
+            outputs.push_back(derivative_out("d" + w + "_d" + along, "d" + w + "/d" + along + " of the wrenches, in the order of " + p +
+                                             "_aba's", wrenches));
+        KernelSpec derivatives = spec(p + "_derivatives",
+            "The derivatives of what " + p + "_aba returns, " + (impulse ? "the joint velocities after the impact and the impulses" :
+            "the joint accelerations and the contact wrenches") + ", with respect to q (tangent space), qd" + (impulse ? "" : " and tau") +
+            ": the KKT system's implicit derivative, with H's LTDL factors (algorithms/contact_dynamics_derivatives.hpp).",
+            problem_inputs(a.problem), outputs, [analysis](const Model& m, const auto& x) {
+                using S = ScalarOf<std::decay_t<decltype(x)>>;
+                const Problem& pr = analysis->problem;
+                const ProblemArrays<S> in = problem_arrays(x);
+                const auto [tau, errors] = held_inputs(m, pr, in);
+                ContactDerivatives<S> d = contact_dynamics_derivatives<S>(m, pr.held, in.q, in.qd, tau, in.gravity, errors, pr.impulse);
+                if (pr.impulse) return std::vector{row_major(d.dqdd_dq), row_major(d.dqdd_dqd), row_major(d.dlambda_dq), row_major(d.dlambda_dqd)};
+                for (int i = 0; i < m.nv; ++i)  // τ the problem does not read
+                    if (!pr.tau_known[i]) d.dqdd_dtau.col(i).setZero(), d.dlambda_dtau.col(i).setZero();
+                return std::vector{row_major(d.dqdd_dq), row_major(d.dqdd_dqd), row_major(d.dqdd_dtau),
+                                   row_major(d.dlambda_dq), row_major(d.dlambda_dqd), row_major(d.dlambda_dtau)};
+            });
+        derivatives.method = "kkt: the KKT system's implicit derivative, solved with H's LTDL factors and J H^-1 J^T";
+        k.push_back(std::move(derivatives));
     }
     ArraySpec D_out = sized("D", "the nonzeros of D (" + shape + ") that vary with the state, each value once (report.json D_slots)", variable);
     ArraySpec b_out = sized("b", "b of D d + b = 0", P.rows);

@@ -7,12 +7,14 @@
 #include "algorithms/centroidal.hpp"
 #include "algorithms/com.hpp"
 #include "algorithms/contact_aba.hpp"
+#include "algorithms/contact_dynamics_derivatives.hpp"
 #include "algorithms/coriolis.hpp"
 #include "algorithms/cornea.hpp"
 #include "algorithms/crba.hpp"
 #include "algorithms/energy.hpp"
 #include "algorithms/fd_crba_ltdl.hpp"
 #include "algorithms/forward_kinematics.hpp"
+#include "algorithms/frame_motion_derivatives.hpp"
 #include "algorithms/frames.hpp"
 #include "algorithms/jacobians.hpp"
 #include "algorithms/ltdl.hpp"
@@ -37,6 +39,7 @@
     template RBDGEN_CENTROIDAL_MOMENTUM_RATE(S);    \
     template RBDGEN_COM_JACOBIAN(S);                \
     template RBDGEN_CONTACT_ABA(S);                 \
+    template RBDGEN_CONTACT_DYNAMICS_DERIVATIVES(S); \
     template RBDGEN_CORIOLIS(S);                    \
     template RBDGEN_CORNEA(S);                      \
     template RBDGEN_CRBA(S);                        \
@@ -44,6 +47,8 @@
     template RBDGEN_JOINT_SPACE_SYSTEM(S);          \
     template RBDGEN_FD_CRBA_LTDL(S);                \
     template RBDGEN_FORWARD_KINEMATICS(S);          \
+    template RBDGEN_FRAME_MOTION_DERIVATIVES(S);    \
+    template RBDGEN_WORLD_ALIGNED_MOTION_DERIVATIVES(S); \
     template RBDGEN_FRAME_STATES(S);                \
     template RBDGEN_FRAME_JACOBIAN(S);              \
     template RBDGEN_FRAME_JACOBIAN_RATE(S);         \

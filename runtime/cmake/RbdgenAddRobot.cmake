@@ -38,7 +38,8 @@
 # fd, contact:LINK[:point],... and impulse:LINK[:point],... (constrained dynamics and impacts, kernels
 # contact_* and impulse_*), or a problem file whose name (without .yaml) names its kernels; an edit of
 # the file regenerates. Constrained dynamics and impacts also get <problem>_aba, the same solved by
-# the articulated-body algorithm (docs/problems.md, "Contacts").
+# the articulated-body algorithm (docs/problems.md, "Contacts"), and <problem>_derivatives, its
+# derivatives (docs/derivatives.md).
 #
 # Generates the robot's kernels at build time (again whenever the URDF or the generator changes) and
 # builds three targets:
@@ -162,8 +163,8 @@ function(rbdgen_add_robot NAME)
       list(APPEND kernel_sources "${out}/${NAME}_${problem}_${step}.cpp")
     endforeach()
     if(NOT p STREQUAL "id" AND NOT p STREQUAL "fd")
-      # the articulated-body solve (a comment alone where the problem has none)
-      list(APPEND kernel_sources "${out}/${NAME}_${problem}_aba.cpp")
+      # the articulated-body solve and its derivatives (a comment alone where the problem has none)
+      list(APPEND kernel_sources "${out}/${NAME}_${problem}_aba.cpp" "${out}/${NAME}_${problem}_derivatives.cpp")
     endif()
   endforeach()
   if(DEFINED R_NCMTM_ORDER)

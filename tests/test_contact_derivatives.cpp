@@ -1,0 +1,254 @@
+// The derivatives of constrained dynamics and of an impact (<problem>_derivatives,
+// algorithms/contact_dynamics_derivatives.hpp) against oracles that share none of their code:
+//  - central differences of the problem's own forward kernel <problem>_aba (algorithms/contact_aba.hpp,
+//    the articulated-body solve; the derivatives use H's factors), along q's tangent directions,
+//    q̇ and τ;
+//  - the constrained inverse: ∂q̈/∂τ = H⁻¹ − H⁻¹Jᵀ(J H⁻¹ Jᵀ)⁻¹ J H⁻¹, dense, with H from CRBA and J from
+//    frame_jacobian;
+//  - the contacts stay held along every column: ∂a/∂x + J ∂q̈/∂x = 0, ∂a/∂x the central differences
+//    of frame_states' accelerations at fixed q̈;
+//  - ADOL-C's forward mode on the reference <problem>_aba.
+// On every floating model with contacts at its feet (test_contacts.cpp's set): both feet of the
+// humanoids in 6D contact, a quadruped's four feet in point contact, arm7 held at its flange.
+#include "adolc_taylor.hpp"  // first: Eigen's NumTraits<adouble>
+
+#include <Eigen/Dense>
+
+#include "algorithms/contact_aba.hpp"
+#include "algorithms/crba.hpp"
+#include "algorithms/frames.hpp"
+#include "emit/kernel.hpp"
+#include "emit/prepare.hpp"
+#include "model/load_model.hpp"
+#include "sparse/analysis.hpp"
+#include "temp_file.hpp"
+#include "contact_robots.hpp"
+#include "test_support.hpp"
+
+namespace rbdgen {
+namespace {
+
+constexpr int kStates = 20;
+
+using test::Contacts;
+
+// The five-point stencil (test_derivatives.cpp's), h = 2e-4: near a singular leg the contacts' J H⁻¹ Jᵀ
+// is ill-conditioned, and at test_derivatives' h = 1e-3 the truncation reached 6e-6 (solo12's impact,
+// one state of 20; 6e-10 at h = 1e-4, the same state); rounding stays under 1e-9 at 2e-4.
+template <class F> VecX<double> stencil(const F& f_at) {
+    const double h = 2e-4;
+    return (f_at(-2 * h) - 8 * f_at(-h) + 8 * f_at(h) - f_at(2 * h)) / (12 * h);
+}
+
+// A kernel of the problem, through its spec: its outputs from the state and the known inputs.
+struct ProblemKernel {
+    KernelSpec spec;
+    Arrays<double> operator()(const Model& m, const VecX<double>& q, const VecX<double>& qd, const std::vector<VecX<double>>& known,
+                              const Vec3<double>& g) const {
+        Arrays<double> in{q, qd};
+        in.insert(in.end(), known.begin(), known.end());
+        in.push_back(g);
+        return spec.reference(m, in);
+    }
+};
+
+class ContactDerivatives : public test::ContactTest {
+protected:
+    // The problem's kernels <name>_aba and <name>_derivatives.
+    std::pair<ProblemKernel, ProblemKernel> kernels(const Problem& problem) const {
+        const auto a = std::make_shared<const ProblemAnalysis>(analyze_problem(model, problem, {.states = 10}));
+        std::optional<KernelSpec> forward, derivatives;
+        for (KernelSpec& k : problem_kernel_specs(a)) {
+            if (k.name == problem.name + "_aba") forward = k;
+            if (k.name == problem.name + "_derivatives") derivatives = k;
+        }
+        EXPECT_TRUE(forward && derivatives) << "a contact problem has " << problem.name << "_aba and " << problem.name << "_derivatives";
+        return {{*forward}, {*derivatives}};
+    }
+    // A tape of its own a robot: ADOL-C writes a large tape (talos') to files in the working directory
+    // named by its tag, and ctest runs two robots' tests side by side.
+    short tape_tag() const {
+        const std::vector<Contacts> all = test::contact_robots();
+        return static_cast<short>(20 + std::find_if(all.begin(), all.end(), [&](const Contacts& c) { return c.urdf == GetParam().urdf; }) - all.begin());
+    }
+    // The contacts' Jacobian, world-aligned, its rows the held components.
+    MatX<double> jacobian(const VecX<double>& q) const {
+        const int m = rows_a_contact();
+        MatX<double> J(m * frames.size(), model.nv);
+        for (size_t c = 0; c < frames.size(); ++c) J.middleRows(m * c, m) = frame_jacobian<double>(model, frames[c], q).bottomRows(m);
+        return J;
+    }
+    // The held components of the contacts' classical accelerations, world-aligned.
+    VecX<double> held_accelerations(const VecX<double>& q, const VecX<double>& qd, const VecX<double>& qdd) const {
+        const int m = rows_a_contact();
+        const std::vector<FrameState<double>> s = frame_states<double>(model, frames, q, qd, qdd);
+        VecX<double> a(m * frames.size());
+        for (size_t c = 0; c < frames.size(); ++c) a.segment(m * c, m) = s[c].a.tail(m);
+        return a;
+    }
+    std::mt19937_64 rng{47};
+};
+
+// Each derivative against central differences of <problem>_aba: along q's tangent directions, q̇,
+// and τ where the problem reads it.
+TEST_P(ContactDerivatives, AreCentralDifferencesOfTheForwardKernel) {
+    for (const bool impulse : {false, true}) {
+        const Problem problem = load_problem(model, (impulse ? "impulse:" : "contact:") + test::contact_list(GetParam()));
+        const auto [forward, derivatives] = kernels(problem);
+        const int n = model.nv;
+        double worst = 0;
+        for (int s = 0; s < kStates; ++s) {
+            const test::RandomState x = test::random_state(model, rng);
+            std::vector<VecX<double>> known;
+            if (!impulse) known.push_back(x.tau);
+            const Arrays<double> d = derivatives(model, x.q, x.qd, known, x.gravity);
+            const auto f = [&](const VecX<double>& q, const VecX<double>& qd, const VecX<double>& tau) {
+                std::vector<VecX<double>> k;
+                if (!impulse) k.push_back(tau);
+                return forward(model, q, qd, k, x.gravity).front();
+            };
+            const int rows = static_cast<int>(f(x.q, x.qd, x.tau).size()), m = rows - n;
+            MatX<double> dq(rows, n), dqd(rows, n), dtau(rows, n);
+            for (int k = 0; k < n; ++k) {
+                const VecX<double> e = VecX<double>::Unit(n, k);
+                dq.col(k) = stencil([&](double t) { return f(test::plus(model, x.q, e * t), x.qd, x.tau); });
+                dqd.col(k) = stencil([&](double t) { return f(x.q, x.qd + e * t, x.tau); });
+                dtau.col(k) = stencil([&](double t) { return f(x.q, x.qd, x.tau + e * t); });
+            }
+            const auto matrix = [&](int o, int r) { return Eigen::Map<const MatX<double>>(d[o].data(), n, r).transpose().eval(); };
+            const int outputs = impulse ? 2 : 3;  // then the wrenches'
+            ASSERT_EQ(static_cast<int>(d.size()), 2 * outputs);
+            for (int o = 0; o < outputs; ++o) {
+                const MatX<double>& expected = o == 0 ? dq : o == 1 ? dqd : dtau;
+                worst = std::max({worst, test::rel_err(matrix(o, n), expected.topRows(n)),
+                                  test::rel_err(matrix(outputs + o, m), expected.bottomRows(m))});
+            }
+            ASSERT_LT(worst, 1e-6) << problem.name << ", state " << s;
+        }
+        std::cout << GetParam().urdf << " " << problem.name << ": derivatives against central differences of " << problem.name
+                  << "_aba, worst relative error " << worst << "\n";
+    }
+}
+
+// ∂q̈/∂τ is the constrained inverse, and the contacts stay held along every column of q, q̇ and τ.
+TEST_P(ContactDerivatives, AreTheConstrainedInverseAndHoldTheContacts) {
+    const Problem problem = load_problem(model, "contact:" + test::contact_list(GetParam()));
+    const auto [forward, derivatives] = kernels(problem);
+    const int n = model.nv;
+    double worst_inverse = 0, worst_held = 0;
+    for (int s = 0; s < kStates; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        const Arrays<double> d = derivatives(model, x.q, x.qd, {x.tau}, x.gravity);
+        const auto matrix = [&](int o) { return Eigen::Map<const MatX<double>>(d[o].data(), n, n).transpose().eval(); };
+        const MatX<double> Hinv = crba<double>(model, x.q).inverse(), J = jacobian(x.q);
+        const MatX<double> constrained = Hinv - Hinv * J.transpose() * (J * Hinv * J.transpose()).inverse() * J * Hinv;
+        // the columns of the dofs whose force the problem reads (a floating base's is zero, not read)
+        const MatX<double> dtau = matrix(2);
+        for (int k = 0; k < n; ++k)
+            if (dtau.col(k).cwiseAbs().maxCoeff() > 0)
+                worst_inverse = std::max(worst_inverse, (dtau.col(k) - constrained.col(k)).cwiseAbs().maxCoeff() / constrained.cwiseAbs().maxCoeff());
+            else
+                EXPECT_EQ(model.bodies[0].joint.type, JointType::Floating) << "column " << k << " of dqdd_dtau is zero";
+        // ∂a/∂x at fixed q̈ by differences of frame_states, J ∂q̈/∂x the kernel's
+        const VecX<double> qdd = forward(model, x.q, x.qd, {x.tau}, x.gravity).front().head(n);
+        MatX<double> da_dq(J.rows(), n), da_dqd(J.rows(), n);
+        for (int k = 0; k < n; ++k) {
+            const VecX<double> e = VecX<double>::Unit(n, k);
+            da_dq.col(k) = stencil([&](double t) { return held_accelerations(test::plus(model, x.q, e * t), x.qd, qdd); });
+            da_dqd.col(k) = stencil([&](double t) { return held_accelerations(x.q, x.qd + e * t, qdd); });
+        }
+        const double scale = std::max({1.0, da_dq.cwiseAbs().maxCoeff(), da_dqd.cwiseAbs().maxCoeff()});
+        worst_held = std::max({worst_held, (da_dq + J * matrix(0)).cwiseAbs().maxCoeff() / scale,
+                               (da_dqd + J * matrix(1)).cwiseAbs().maxCoeff() / scale, (J * dtau).cwiseAbs().maxCoeff() / scale});
+    }
+    EXPECT_LT(worst_inverse, 1e-9);
+    EXPECT_LT(worst_held, 1e-6);
+    std::cout << GetParam().urdf << ": dqdd_dtau against the constrained inverse " << worst_inverse
+              << "; the contacts' acceleration along every column " << worst_held << "\n";
+}
+
+// Baumgarte's stabilization: kd v and kp e join the held rows; their derivatives along q and q̇.
+TEST_P(ContactDerivatives, FollowBaumgartesTerms) {
+    std::string yaml = "contacts:\n";
+    for (const std::string& l : GetParam().links)
+        yaml += "  " + l + ": {type: " + (GetParam().point ? "point" : "6d") + ", kd: 10, kp: 100}\n";
+    const test::TempFile file("baumgarte.yaml", yaml);
+    const Problem problem = read_problem_file(model, file.str());
+    const auto [forward, derivatives] = kernels(problem);
+    const int n = model.nv;
+    std::uniform_real_distribution<double> u(-0.01, 0.01);
+    double worst = 0;
+    for (int s = 0; s < 5; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        VecX<double> e(problem.inputs[1].size());
+        for (int k = 0; k < e.size(); ++k) e[k] = u(rng);
+        const Arrays<double> d = derivatives(model, x.q, x.qd, {x.tau, e}, x.gravity);
+        const auto f = [&](const VecX<double>& q, const VecX<double>& qd) { return forward(model, q, qd, {x.tau, e}, x.gravity).front(); };
+        const int rows = static_cast<int>(f(x.q, x.qd).size()), m = rows - n;
+        for (int along = 0; along < 2; ++along) {
+            MatX<double> fd(rows, n);
+            for (int k = 0; k < n; ++k) {
+                const VecX<double> unit = VecX<double>::Unit(n, k);
+                fd.col(k) = stencil([&](double t) { return along == 0 ? f(test::plus(model, x.q, unit * t), x.qd) : f(x.q, x.qd + unit * t); });
+            }
+            worst = std::max({worst, test::rel_err(Eigen::Map<const MatX<double>>(d[along].data(), n, n).transpose(), fd.topRows(n)),
+                              test::rel_err(Eigen::Map<const MatX<double>>(d[3 + along].data(), n, m).transpose(), fd.bottomRows(m))});
+        }
+    }
+    EXPECT_LT(worst, 1e-6);
+    std::cout << GetParam().urdf << ": with Baumgarte's terms, against central differences " << worst << "\n";
+}
+
+// ADOL-C's forward mode on the reference <problem>_aba (contact_aba on adouble), one tangent direction
+// a sweep, at 3 states.
+TEST_P(ContactDerivatives, AgreeWithAdolcForwardMode) {
+    using AVec = Eigen::Matrix<adouble, Eigen::Dynamic, 1>;
+    double worst = 0;
+    for (const bool impulse : {false, true}) {
+        const Problem problem = load_problem(model, (impulse ? "impulse:" : "contact:") + test::contact_list(GetParam()));
+        const auto [forward, derivatives] = kernels(problem);
+        const int nq = model.nq, nv = model.nv;
+        for (int s = 0; s < 3; ++s) {
+            const test::RandomState x = test::random_state(model, rng);
+            VecX<double> x0(nq + 2 * nv);
+            x0 << x.q, x.qd, x.tau;
+            const test::TaylorTape tape(tape_tag(), x0, [&](const AVec& in) {
+                const AVec q = in.head(nq), qd = in.segment(nq, nv);
+                AVec tau = AVec::Zero(nv);
+                for (int i = 0; i < nv; ++i)
+                    if (problem.tau_known[i]) tau[i] = in[nq + nv + i];
+                const ConstrainedMotion<adouble> c =
+                    contact_aba<adouble>(model, problem.held, q, qd, tau, x.gravity.cast<adouble>(), AVec(), problem.impulse);
+                AVec out(nv + c.lambda.size());
+                out << c.qdd, c.lambda;
+                return out;
+            });
+            const MatX<double> T = test::tangent_basis(model, x.q);
+            const Arrays<double> d = derivatives(model, x.q, x.qd, impulse ? std::vector<VecX<double>>{} : std::vector{x.tau}, x.gravity);
+            const int along = impulse ? 2 : 3;
+            for (int a = 0; a < along; ++a) {
+                MatX<double> ad(nv + problem.held.size() * 6, nv);
+                int rows = 0;
+                for (int k = 0; k < nv; ++k) {
+                    Eigen::MatrixXd X = Eigen::MatrixXd::Zero(nq + 2 * nv, 2);
+                    X.col(0) = x0;
+                    if (a == 0) X.col(1).head(nq) = T.col(k);
+                    else X(nq + (a - 1) * nv + k, 1) = 1;
+                    const VecX<double> column = tape.forward_taylor(X).col(1);
+                    rows = static_cast<int>(column.size());
+                    ad.col(k).head(rows) = column;
+                }
+                const int m = rows - nv;
+                worst = std::max({worst, test::rel_err(Eigen::Map<const MatX<double>>(d[a].data(), nv, nv).transpose(), ad.topRows(nv)),
+                                  test::rel_err(Eigen::Map<const MatX<double>>(d[along + a].data(), nv, m).transpose(), ad.middleRows(nv, m))});
+            }
+        }
+    }
+    EXPECT_LT(worst, 1e-10);
+    std::cout << GetParam().urdf << ": contact and impact derivatives against ADOL-C forward mode, worst relative error " << worst << "\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(Floating, ContactDerivatives, ::testing::ValuesIn(test::contact_robots()), test::contact_case_name);
+
+}  // namespace
+}  // namespace rbdgen
