@@ -1,6 +1,7 @@
 // One generated robot's entry in the table of robot_entry.hpp: compiled once a robot, with ROBOT_NS
 // (the robot's namespace), ROBOT_HEADER, ROBOT_URDF, ROBOT_REPORT, ROBOT_FLOATING and, in the builds
-// with the derivative kernels, ROBOT_DERIVATIVES (tests/generated/CMakeLists.txt).
+// with the derivative kernels, ROBOT_DERIVATIVES, and in those with contact problems, ROBOT_CONTACTS
+// (tests/generated/CMakeLists.txt).
 #include <cstddef>
 #include <cstdlib>
 #include <new>
@@ -55,7 +56,7 @@ template <auto f, auto cold, auto batched, const int* sizes, robot::Kernel k> st
 template <class... P, void (*f)(P...) noexcept, void (*cold)(P...) noexcept, class... B, void (*batched)(B...) noexcept,
           const int* sizes, robot::Kernel k>
 struct Erased<f, cold, batched, sizes, k> {
-    static_assert(sizeof...(P) == sizeof...(B) && sizeof...(P) <= 8);
+    static_assert(sizeof...(P) == sizeof...(B) && sizeof...(P) <= 12);
     static void call(double* const* a) { call_converted<Scalar>(f, sizes, a, std::index_sequence_for<P...>{}); }
     static void call_cold(double* const* a) { call_converted<Scalar>(cold, sizes, a, std::index_sequence_for<P...>{}); }
     static void call_batch(double* const* a) { call_converted<Batch>(batched, sizes, a, std::index_sequence_for<P...>{}); }
@@ -84,6 +85,11 @@ const Robot entry{
     .NB = robot::NB,
     .W = W,
     .fd_refusal = robot::fd_refusal,
+#ifdef ROBOT_CONTACTS
+    .contacts = ROBOT_CONTACTS,
+#else
+    .contacts = "",
+#endif
     .tolerance = sizeof(Scalar) == sizeof(float) ? 1e-4 : 1e-12,
     .lu_tolerance = sizeof(Scalar) == sizeof(float) ? 1e-4 : 1e-10,
     .round = [](double x) { return static_cast<double>(static_cast<Scalar>(x)); },
@@ -93,7 +99,10 @@ const Robot entry{
                 KERNEL(centroidal), KERNEL(centroidal_momentum_rate), KERNEL(energy), KERNEL(jacobians_dot), KERNEL(id_lu), KERNEL(id_assemble), KERNEL(id_factor),
                 KERNEL(id_solve), KERNEL(fd_lu), KERNEL(fd_assemble), KERNEL(fd_factor), KERNEL(fd_solve),
 #ifdef ROBOT_DERIVATIVES
-                KERNEL(rnea_derivatives), KERNEL(aba_derivatives), KERNEL(minv), KERNEL(coriolis)
+                KERNEL(rnea_derivatives), KERNEL(aba_derivatives), KERNEL(minv), KERNEL(coriolis),
+#endif
+#ifdef ROBOT_CONTACTS
+                KERNEL(contact_aba), KERNEL(contact_derivatives), KERNEL(impulse_aba), KERNEL(impulse_derivatives),
 #endif
     },
 };

@@ -21,6 +21,7 @@
 #include "generated/robot_entry.hpp"
 #include "model/frames.hpp"
 #include "model/urdf_loader.hpp"
+#include "sparse/analysis.hpp"
 #include "sparse/problem.hpp"
 
 namespace rbdgen {
@@ -61,6 +62,13 @@ std::vector<double> flat(const Eigen::MatrixXd& m) {
     for (int r = 0; r < m.rows(); ++r)
         for (int c = 0; c < m.cols(); ++c) v.push_back(m(r, c));
     return v;
+}
+
+// The arrays of a kernel's arguments, as the pointers its entry takes.
+std::vector<double*> pointers(std::vector<std::vector<double>>& arguments) {
+    std::vector<double*> p;
+    for (std::vector<double>& a : arguments) p.push_back(a.data());
+    return p;
 }
 
 // The fixture of every test below, on one robot (main registers each test on each robot).
@@ -159,6 +167,37 @@ GENERATED_TEST(Derivatives, has_derivatives) {
         if (robot.fd_refusal[0]) continue;
         robot["aba_derivatives"](q.data(), qd.data(), tau.data(), g.data(), out.data(), out.data() + n, out.data() + 2 * n);
         check(out, reference::aba_derivatives(model, q, qd, tau, g));
+    }
+}
+
+// Contact dynamics and impacts (the double builds of the floating robots held at their feet):
+// <problem>_aba and <problem>_derivatives against their specifications' references.
+bool has_contacts(const Robot& r) { return r.contacts[0] != 0; }
+GENERATED_TEST(ContactDerivatives, has_contacts) {
+    for (const bool impulse : {false, true}) {
+        const Problem problem = load_problem(model, (impulse ? "impulse:" : "contact:") + std::string(robot.contacts));
+        const auto analysis = std::make_shared<const ProblemAnalysis>(analyze_problem(model, problem, {.states = 10}));
+        for (const KernelSpec& spec : problem_kernel_specs(analysis)) {
+            if (spec.name != problem.name + "_aba" && spec.name != problem.name + "_derivatives") continue;
+            SCOPED_TRACE(spec.name);
+            for (int s = 0; s < 200 && !HasFatalFailure(); ++s) {
+                draw();
+                Arrays<double> in{q, qd};
+                if (!impulse) in.push_back(tau);
+                in.push_back(g);
+                const Arrays<double> reference = spec.reference(model, in);
+                std::vector<std::vector<double>> args;
+                for (const VecX<double>& x : in) args.emplace_back(x.data(), x.data() + x.size());
+                std::vector<double> expected, generated;
+                for (const VecX<double>& r : reference) {
+                    args.emplace_back(r.size(), 0.0);
+                    expected.insert(expected.end(), r.data(), r.data() + r.size());
+                }
+                robot[spec.name].call(pointers(args).data());
+                for (size_t o = in.size(); o < args.size(); ++o) generated.insert(generated.end(), args[o].begin(), args[o].end());
+                check(generated, expected);
+            }
+        }
     }
 }
 
@@ -325,12 +364,6 @@ GENERATED_TEST(KinematicsAndJacobians, every_robot) {
     }
 }
 
-// The arrays of a kernel's arguments, as the pointers its entry takes.
-std::vector<double*> pointers(std::vector<std::vector<double>>& arguments) {
-    std::vector<double*> p;
-    for (std::vector<double>& a : arguments) p.push_back(a.data());
-    return p;
-}
 
 // The batched kernels (BATCH W, every robot here): lane s of batch::k computes what k computes for
 // state s. Inputs are random numbers (the kernels' arithmetic, not the physics: that is the
