@@ -32,13 +32,10 @@ constexpr int kStates = 20;
 
 using test::Contacts;
 
-// The five-point stencil (test_derivatives.cpp's), h = 2e-4: near a singular leg the contacts' J H⁻¹ Jᵀ
-// is ill-conditioned, and at test_derivatives' h = 1e-3 the truncation reached 6e-6 (solo12's impact,
-// one state of 20; 6e-10 at h = 1e-4, the same state); rounding stays under 1e-9 at 2e-4.
-template <class F> VecX<double> stencil(const F& f_at) {
-    const double h = 2e-4;
-    return (f_at(-2 * h) - 8 * f_at(-h) + 8 * f_at(h) - f_at(2 * h)) / (12 * h);
-}
+// The five-point stencil at h = 2e-4 (test::stencil): near a singular leg the contacts' J H⁻¹ Jᵀ is
+// ill-conditioned, and at its default h = 1e-3 the truncation reached 6e-6 (solo12's impact, one state
+// of 20; 6e-10 at h = 1e-4, the same state); rounding stays under 1e-9 at 2e-4.
+constexpr double kStep = 2e-4;
 
 // A kernel of the problem, through its spec: its outputs from the state and the known inputs.
 struct ProblemKernel {
@@ -90,7 +87,8 @@ protected:
 };
 
 // Each derivative against central differences of <problem>_aba: along q's tangent directions, q̇,
-// and τ where the problem reads it.
+// and τ where the problem reads it (its other columns, a force on a floating base, are the
+// constrained inverse's: the next test).
 TEST_P(ContactDerivatives, AreCentralDifferencesOfTheForwardKernel) {
     for (const bool impulse : {false, true}) {
         const Problem problem = load_problem(model, (impulse ? "impulse:" : "contact:") + test::contact_list(GetParam()));
@@ -108,20 +106,17 @@ TEST_P(ContactDerivatives, AreCentralDifferencesOfTheForwardKernel) {
                 return forward(model, q, qd, k, x.gravity).front();
             };
             const int rows = static_cast<int>(f(x.q, x.qd, x.tau).size()), m = rows - n;
-            MatX<double> dq(rows, n), dqd(rows, n), dtau(rows, n);
-            for (int k = 0; k < n; ++k) {
-                const VecX<double> e = VecX<double>::Unit(n, k);
-                dq.col(k) = stencil([&](double t) { return f(test::plus(model, x.q, e * t), x.qd, x.tau); });
-                dqd.col(k) = stencil([&](double t) { return f(x.q, x.qd + e * t, x.tau); });
-                dtau.col(k) = stencil([&](double t) { return f(x.q, x.qd, x.tau + e * t); });
-            }
+            const MatX<double> dq = test::central_dq(model, x.q, [&](const VecX<double>& q) { return f(q, x.qd, x.tau); }, kStep);
+            const MatX<double> dqd = test::central(x.qd, [&](const VecX<double>& qd) { return f(x.q, qd, x.tau); }, kStep);
+            const MatX<double> dtau = test::central(x.tau, [&](const VecX<double>& tau) { return f(x.q, x.qd, tau); }, kStep);
             const auto matrix = [&](int o, int r) { return Eigen::Map<const MatX<double>>(d[o].data(), n, r).transpose().eval(); };
             const int outputs = impulse ? 2 : 3;  // then the wrenches'
             ASSERT_EQ(static_cast<int>(d.size()), 2 * outputs);
             for (int o = 0; o < outputs; ++o) {
-                const MatX<double>& expected = o == 0 ? dq : o == 1 ? dqd : dtau;
-                worst = std::max({worst, test::rel_err(matrix(o, n), expected.topRows(n)),
-                                  test::rel_err(matrix(outputs + o, m), expected.bottomRows(m))});
+                MatX<double> expected = o == 0 ? dq : o == 1 ? dqd : dtau, top = matrix(o, n), bottom = matrix(outputs + o, m);
+                for (int k = 0; k < n && o == 2; ++k)  // along τ the forces the problem reads; a floating base's it holds at zero
+                    if (!problem.tau_known[k]) expected.col(k).setZero(), top.col(k).setZero(), bottom.col(k).setZero();
+                worst = std::max({worst, test::rel_err(top, expected.topRows(n)), test::rel_err(bottom, expected.bottomRows(m))});
             }
             ASSERT_LT(worst, 1e-6) << problem.name << ", state " << s;
         }
@@ -142,21 +137,13 @@ TEST_P(ContactDerivatives, AreTheConstrainedInverseAndHoldTheContacts) {
         const auto matrix = [&](int o) { return Eigen::Map<const MatX<double>>(d[o].data(), n, n).transpose().eval(); };
         const MatX<double> Hinv = crba<double>(model, x.q).inverse(), J = jacobian(x.q);
         const MatX<double> constrained = Hinv - Hinv * J.transpose() * (J * Hinv * J.transpose()).inverse() * J * Hinv;
-        // the columns of the dofs whose force the problem reads (a floating base's is zero, not read)
+        // every column, a floating base's too (a force there, which the problem holds at zero)
         const MatX<double> dtau = matrix(2);
-        for (int k = 0; k < n; ++k)
-            if (dtau.col(k).cwiseAbs().maxCoeff() > 0)
-                worst_inverse = std::max(worst_inverse, (dtau.col(k) - constrained.col(k)).cwiseAbs().maxCoeff() / constrained.cwiseAbs().maxCoeff());
-            else
-                EXPECT_EQ(model.bodies[0].joint.type, JointType::Floating) << "column " << k << " of dqdd_dtau is zero";
+        worst_inverse = std::max(worst_inverse, (dtau - constrained).cwiseAbs().maxCoeff() / constrained.cwiseAbs().maxCoeff());
         // ∂a/∂x at fixed q̈ by differences of frame_states, J ∂q̈/∂x the kernel's
         const VecX<double> qdd = forward(model, x.q, x.qd, {x.tau}, x.gravity).front().head(n);
-        MatX<double> da_dq(J.rows(), n), da_dqd(J.rows(), n);
-        for (int k = 0; k < n; ++k) {
-            const VecX<double> e = VecX<double>::Unit(n, k);
-            da_dq.col(k) = stencil([&](double t) { return held_accelerations(test::plus(model, x.q, e * t), x.qd, qdd); });
-            da_dqd.col(k) = stencil([&](double t) { return held_accelerations(x.q, x.qd + e * t, qdd); });
-        }
+        const MatX<double> da_dq = test::central_dq(model, x.q, [&](const VecX<double>& q) { return held_accelerations(q, x.qd, qdd); }, kStep);
+        const MatX<double> da_dqd = test::central(x.qd, [&](const VecX<double>& qd) { return held_accelerations(x.q, qd, qdd); }, kStep);
         const double scale = std::max({1.0, da_dq.cwiseAbs().maxCoeff(), da_dqd.cwiseAbs().maxCoeff()});
         worst_held = std::max({worst_held, (da_dq + J * matrix(0)).cwiseAbs().maxCoeff() / scale,
                                (da_dqd + J * matrix(1)).cwiseAbs().maxCoeff() / scale, (J * dtau).cwiseAbs().maxCoeff() / scale});
@@ -186,11 +173,8 @@ TEST_P(ContactDerivatives, FollowBaumgartesTerms) {
         const auto f = [&](const VecX<double>& q, const VecX<double>& qd) { return forward(model, q, qd, {x.tau, e}, x.gravity).front(); };
         const int rows = static_cast<int>(f(x.q, x.qd).size()), m = rows - n;
         for (int along = 0; along < 2; ++along) {
-            MatX<double> fd(rows, n);
-            for (int k = 0; k < n; ++k) {
-                const VecX<double> unit = VecX<double>::Unit(n, k);
-                fd.col(k) = stencil([&](double t) { return along == 0 ? f(test::plus(model, x.q, unit * t), x.qd) : f(x.q, x.qd + unit * t); });
-            }
+            const MatX<double> fd = along == 0 ? test::central_dq(model, x.q, [&](const VecX<double>& q) { return f(q, x.qd); }, kStep)
+                                               : test::central(x.qd, [&](const VecX<double>& qd) { return f(x.q, qd); }, kStep);
             worst = std::max({worst, test::rel_err(Eigen::Map<const MatX<double>>(d[along].data(), n, n).transpose(), fd.topRows(n)),
                               test::rel_err(Eigen::Map<const MatX<double>>(d[3 + along].data(), n, m).transpose(), fd.bottomRows(m))});
         }
@@ -210,13 +194,13 @@ TEST_P(ContactDerivatives, AgreeWithAdolcForwardMode) {
         const int nq = model.nq, nv = model.nv;
         for (int s = 0; s < 3; ++s) {
             const test::RandomState x = test::random_state(model, rng);
-            VecX<double> x0(nq + 2 * nv);
-            x0 << x.q, x.qd, x.tau;
+            VecX<double> x0(nq + 2 * nv), tau = x.tau;  // at the τ the problem reads (a floating base's zero)
+            for (int i = 0; i < nv; ++i)
+                if (!problem.tau_known[i]) tau[i] = 0;
+            x0 << x.q, x.qd, tau;
             const test::TaylorTape tape(tape_tag(), x0, [&](const AVec& in) {
                 const AVec q = in.head(nq), qd = in.segment(nq, nv);
-                AVec tau = AVec::Zero(nv);
-                for (int i = 0; i < nv; ++i)
-                    if (problem.tau_known[i]) tau[i] = in[nq + nv + i];
+                const AVec tau = in.tail(nv);  // a force on every dof, as dqdd_dtau is
                 const ConstrainedMotion<adouble> c =
                     contact_aba<adouble>(model, problem.held, q, qd, tau, x.gravity.cast<adouble>(), AVec(), problem.impulse);
                 AVec out(nv + c.lambda.size());

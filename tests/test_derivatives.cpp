@@ -9,6 +9,7 @@
 #include "algorithms/aba.hpp"
 #include "algorithms/aba_derivatives.hpp"
 #include "algorithms/crba.hpp"
+#include "algorithms/frame_motion_derivatives.hpp"
 #include "algorithms/rnea.hpp"
 #include "algorithms/rnea_derivatives.hpp"
 #include "emit/kernel.hpp"
@@ -25,26 +26,6 @@ namespace {
 using AVec = Eigen::Matrix<adouble, Eigen::Dynamic, 1>;
 constexpr int kStates = 20;
 
-// Central differences of f along each tangent direction of q, and along each coordinate of x: the
-// five-point stencil (f(−2h) − 8 f(−h) + 8 f(h) − f(2h)) / 12h, h = 1e-3, whose O(h⁴) truncation
-// stays below 1e-6 where H is ill-conditioned (the allegro hand's light fingers, talos's grippers) and
-// the three-point stencil's O(h²) does not (9e-6 seen there).
-template <class F> VecX<double> stencil(const F& f_at) {
-    const double h = 1e-3;
-    return (f_at(-2 * h) - 8 * f_at(-h) + 8 * f_at(h) - f_at(2 * h)) / (12 * h);
-}
-template <class F> MatX<double> central_dq(const Model& m, const VecX<double>& q, const F& f) {
-    MatX<double> J(m.nv, m.nv);
-    for (int k = 0; k < m.nv; ++k)
-        J.col(k) = stencil([&](double t) { return f(test::plus(m, q, VecX<double>::Unit(m.nv, k) * t)); });
-    return J;
-}
-template <class F> MatX<double> central(const VecX<double>& x, const F& f) {
-    MatX<double> J(x.size(), x.size());
-    for (int k = 0; k < x.size(); ++k) J.col(k) = stencil([&](double t) { return f(VecX<double>(x + VecX<double>::Unit(x.size(), k) * t)); });
-    return J;
-}
-
 class Derivatives : public test::ModelTest {
 protected:
     std::mt19937_64 rng{2029};
@@ -55,8 +36,8 @@ TEST_P(Derivatives, RneaDerivativesAreCentralDifferences) {
     for (int s = 0; s < kStates; ++s) {
         const test::RandomState x = test::random_state(model, rng);
         const RneaDerivatives<double> d = rnea_derivatives<double>(model, x.q, x.qd, x.qdd, x.gravity);
-        const MatX<double> dq = central_dq(model, x.q, [&](const VecX<double>& q) { return rnea<double>(model, q, x.qd, x.qdd, x.gravity); });
-        const MatX<double> dv = central(x.qd, [&](const VecX<double>& qd) { return rnea<double>(model, x.q, qd, x.qdd, x.gravity); });
+        const MatX<double> dq = test::central_dq(model, x.q, [&](const VecX<double>& q) { return rnea<double>(model, q, x.qd, x.qdd, x.gravity); });
+        const MatX<double> dv = test::central(x.qd, [&](const VecX<double>& qd) { return rnea<double>(model, x.q, qd, x.qdd, x.gravity); });
         worst = std::max({worst, test::rel_err(d.dtau_dq, dq), test::rel_err(d.dtau_dqd, dv)});
     }
     EXPECT_LT(worst, 1e-6);
@@ -68,9 +49,9 @@ TEST_P(Derivatives, AbaDerivativesAreCentralDifferences) {
     for (int s = 0; s < kStates; ++s) {
         const test::RandomState x = test::random_state(model, rng);
         const AbaDerivatives<double> d = aba_derivatives<double>(model, x.q, x.qd, x.tau, x.gravity);
-        const MatX<double> dq = central_dq(model, x.q, [&](const VecX<double>& q) { return aba<double>(model, q, x.qd, x.tau, x.gravity); });
-        const MatX<double> dv = central(x.qd, [&](const VecX<double>& qd) { return aba<double>(model, x.q, qd, x.tau, x.gravity); });
-        const MatX<double> dt = central(x.tau, [&](const VecX<double>& tau) { return aba<double>(model, x.q, x.qd, tau, x.gravity); });
+        const MatX<double> dq = test::central_dq(model, x.q, [&](const VecX<double>& q) { return aba<double>(model, q, x.qd, x.tau, x.gravity); });
+        const MatX<double> dv = test::central(x.qd, [&](const VecX<double>& qd) { return aba<double>(model, x.q, qd, x.tau, x.gravity); });
+        const MatX<double> dt = test::central(x.tau, [&](const VecX<double>& tau) { return aba<double>(model, x.q, x.qd, tau, x.gravity); });
         worst = std::max({worst, test::rel_err(d.dqdd_dq, dq), test::rel_err(d.dqdd_dqd, dv), test::rel_err(d.Minv, dt)});
     }
     EXPECT_LT(worst, 1e-6);
@@ -127,6 +108,40 @@ TEST_P(Derivatives, ForwardAndInverseDerivativesAreTied) {
                           test::rel_err(H * d.dqdd_dq, -id.dtau_dq), test::rel_err(H * d.dqdd_dqd, -id.dtau_dqd)});
     }
     EXPECT_LT(worst, 1e-10);
+}
+
+// frame_motion_derivatives' algorithm against central differences of frame_states (frames.hpp), every
+// body's link a frame: the world-aligned velocity along q's tangent directions and q̇, the classical
+// acceleration along q, q̇ and q̈.
+TEST_P(Derivatives, FrameMotionDerivativesAreCentralDifferences) {
+    std::vector<LinkFrame> frames;
+    for (const Body& b : model.bodies)
+        if (b.is_link()) frames.push_back(*link_frame(model, b.name));
+    const int n = model.nv, rows = 6 * static_cast<int>(frames.size());
+    double worst = 0;
+    for (int s = 0; s < kStates; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        const std::vector<WorldAlignedMotionDerivatives<double>> d = world_aligned_motion_derivatives<double>(model, frames, x.q, x.qd, x.qdd);
+        const auto motion = [&](const VecX<double>& q, const VecX<double>& qd, const VecX<double>& qdd) {
+            const std::vector<FrameState<double>> f = frame_states<double>(model, frames, q, qd, qdd);
+            VecX<double> va(2 * rows);
+            for (size_t j = 0; j < f.size(); ++j) va.segment<6>(6 * j) = f[j].v, va.segment<6>(rows + 6 * j) = f[j].a;
+            return va;
+        };
+        const MatX<double> dq = test::central_dq(model, x.q, [&](const VecX<double>& q) { return motion(q, x.qd, x.qdd); });
+        const MatX<double> dqd = test::central(x.qd, [&](const VecX<double>& qd) { return motion(x.q, qd, x.qdd); });
+        const MatX<double> dqdd = test::central(x.qdd, [&](const VecX<double>& qdd) { return motion(x.q, x.qd, qdd); });
+        MatX<double> dv_dq(rows, n), dv_dqd(rows, n), da_dq(rows, n), da_dqd(rows, n), da_dqdd(rows, n);
+        for (size_t j = 0; j < frames.size(); ++j) {
+            dv_dq.middleRows<6>(6 * j) = d[j].dv_dq, dv_dqd.middleRows<6>(6 * j) = d[j].dv_dqd;
+            da_dq.middleRows<6>(6 * j) = d[j].da_dq, da_dqd.middleRows<6>(6 * j) = d[j].da_dqd, da_dqdd.middleRows<6>(6 * j) = d[j].da_dqdd;
+        }
+        worst = std::max({worst, test::rel_err(dv_dq, dq.topRows(rows)), test::rel_err(dv_dqd, dqd.topRows(rows)),
+                          test::rel_err(da_dq, dq.bottomRows(rows)), test::rel_err(da_dqd, dqd.bottomRows(rows)),
+                          test::rel_err(da_dqdd, dqdd.bottomRows(rows)), test::rel_err(MatX<double>::Zero(rows, n), dqdd.topRows(rows))});
+    }
+    EXPECT_LT(worst, 1e-6);
+    std::cout << GetParam().label() << ": frame motion derivatives against central differences, worst relative error " << worst << "\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModels, Derivatives, ::testing::ValuesIn(test::all_models()), test::case_name);

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <urdf_parser/urdf_parser.h>
 
+#include "algorithms/frame_motion_derivatives.hpp"
 #include "algorithms/frames.hpp"
 #include "frames_humanoid.hpp"
 #include "test_support.hpp"
@@ -171,6 +172,32 @@ TEST(GeneratedFrames, CompactFrameMotionOfAFloatingHumanoidAgreesWithTheReferenc
                 EXPECT_NEAR(v[6 * f + r], ref[f].v[r], 1e-12 * std::max(1.0, ref[f].v.norm())) << names[f];
                 EXPECT_NEAR(a[6 * f + r], ref[f].a[r], 1e-12 * std::max(1.0, ref[f].a.norm())) << names[f];
             }
+    }
+}
+
+// And its frame_motion_derivatives (compact) against the algorithm's reference, each output's largest
+// magnitude (at least 1) the scale.
+TEST(GeneratedFrames, CompactFrameMotionDerivativesOfAFloatingHumanoidAgreeWithTheReference) {
+    const Model model = load_urdf(test::project_model("humanoid30.urdf"), {true});
+    std::vector<LinkFrame> frames;
+    for (const char* n : {"link006", "link012", "link018", "link024"}) frames.push_back(*link_frame(model, n));
+    std::mt19937_64 rng(12);
+    const int rows = 6 * static_cast<int>(frames.size()), n = model.nv;
+    for (int s = 0; s < 100; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        std::vector<std::vector<double>> out(5, std::vector<double>(rows * n));
+        frames_humanoid::frame_motion_derivatives(x.q.data(), x.qd.data(), x.qdd.data(), out[0].data(), out[1].data(), out[2].data(),
+                                                  out[3].data(), out[4].data());
+        const std::vector<WorldAlignedMotionDerivatives<double>> ref = world_aligned_motion_derivatives<double>(model, frames, x.q, x.qd, x.qdd);
+        for (int o = 0; o < 5; ++o) {
+            MatX<double> expected(rows, n);
+            for (size_t f = 0; f < frames.size(); ++f) {
+                const WorldAlignedMotionDerivatives<double>& d = ref[f];
+                expected.middleRows<6>(6 * f) = o == 0 ? d.dv_dq : o == 1 ? d.dv_dqd : o == 2 ? d.da_dq : o == 3 ? d.da_dqd : d.da_dqdd;
+            }
+            const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> generated(out[o].data(), rows, n);
+            EXPECT_LT(test::rel_err(generated, expected), 1e-12) << "output " << o << ", state " << s;
+        }
     }
 }
 

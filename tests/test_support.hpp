@@ -148,6 +148,26 @@ inline MatX<double> tangent_basis(const Model& m, const VecX<double>& q) {
     return T;
 }
 
+// Central differences of f along each tangent direction of q, and along each coordinate of x: the
+// five-point stencil (f(−2h) − 8 f(−h) + 8 f(h) − f(2h)) / 12h, h = 1e-3 unless given, whose O(h⁴)
+// truncation stays below 1e-6 where H is ill-conditioned (the allegro hand's light fingers, talos's
+// grippers) and the three-point stencil's O(h²) does not (9e-6 seen there).
+template <class F> VecX<double> stencil(const F& f_at, double h = 1e-3) {
+    return (f_at(-2 * h) - 8 * f_at(-h) + 8 * f_at(h) - f_at(2 * h)) / (12 * h);
+}
+template <class F> MatX<double> central_dq(const Model& m, const VecX<double>& q, const F& f, double h = 1e-3) {
+    MatX<double> J(f(q).size(), m.nv);
+    for (int k = 0; k < m.nv; ++k)
+        J.col(k) = stencil([&](double t) { return f(plus(m, q, VecX<double>::Unit(m.nv, k) * t)); }, h);
+    return J;
+}
+template <class F> MatX<double> central(const VecX<double>& x, const F& f, double h = 1e-3) {
+    MatX<double> J(f(x).size(), x.size());
+    for (int k = 0; k < x.size(); ++k)
+        J.col(k) = stencil([&](double t) { return f(VecX<double>(x + VecX<double>::Unit(x.size(), k) * t)); }, h);
+    return J;
+}
+
 // ‖a − b‖∞ / max(1, ‖b‖∞)
 inline double rel_err(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
     return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());

@@ -116,7 +116,7 @@ void add_eval_command(CLI::App& app, std::ostream& out) {
         ->delimiter(',')->type_name("LIST")->allow_extra_args(false);
     auto frames = std::make_shared<std::vector<std::string>>();
     c->add_option("--frames", *frames, "also run the operational frames' kernels on these links (comma-separated): "
-                                       "frame_jacobians, frame_jacobians_dot and frame_motion")
+                                       "frame_jacobians, frame_jacobians_dot, frame_motion and frame_motion_derivatives")
         ->delimiter(',')->type_name("LINK,...")->allow_extra_args(false);
     CLI::Option* ncmtm = c->add_option("--ncmtm-order", *order,
                   "also run the N-CMTM kernels of order N (1 to " + std::to_string(kMaxNcmtmOrder) + "): ncmtm_fk and cornea, "

@@ -133,7 +133,7 @@ void add_generate_command(CLI::App& app, std::ostream& out) {
     c->add_option("--frames", a->frames,
                   "comma-separated links (a tool flange, a sole, a camera: fixed links merged into a body keep their frame) "
                   "whose pose fk also returns (output frame_pose), with kernels frame_jacobians (6 x NV a frame), frame_jacobians_dot (its rate) and "
-                  "frame_motion (velocity and classical acceleration), world-aligned")->delimiter(',')->type_name("LINKS")->allow_extra_args(false);
+                  "frame_motion (velocity and classical acceleration), world-aligned, and frame_motion_derivatives")->delimiter(',')->type_name("LINKS")->allow_extra_args(false);
     c->add_option("--parameters", a->parameters,
                   "comma-separated links (a gripper, a tool) whose 10 inertial parameters rnea, gravity, nle, crba, aba and "
                   "fd_crba_ltdl take as input pi (a payload changed at run time); the header's parameters_urdf holds the "

@@ -83,7 +83,13 @@ struct KernelSpec {
     // DerivativesArticulated, aba_derivatives' other route, runs `head` (the kernel's inputs to H⁻¹,
     // written into its third output, and q̈), `tail` as Derivatives does, and the products of H⁻¹ with
     // the tail's outputs as loops over whole rows.
-    enum class LtdlLoops { None, Factor, Solve, FactorAndSolve, Derivatives, DerivativePairs, DerivativesArticulated };
+    // Kkt, a contact problem's derivatives (algorithms/contact_dynamics_derivatives.hpp), runs `head` (the
+    // kernel's inputs to the KKT system's inverse Kinv, q̈ (named qdd) and λ (named lambda), then its
+    // outputs along τ or, an impact, q̇, by name), `tail` (q, qd, qdd, lambda and gravity to the right-hand
+    // sides [R; M] along q and q̇, one output each) and the products −Kinv [R; M] as loops over whole rows
+    // into the kernel's outputs: the i-th side's into output i (the joint rows) and the one after the
+    // joint outputs (the wrench rows).
+    enum class LtdlLoops { None, Factor, Solve, FactorAndSolve, Derivatives, DerivativePairs, DerivativesArticulated, Kkt };
     LtdlLoops ltdl_loops = LtdlLoops::None;
     std::shared_ptr<const KernelSpec> head, tail;
     // How the kernel computes what it does, where there was a choice (report.json "method"): the words

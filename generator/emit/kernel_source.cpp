@@ -65,6 +65,9 @@ std::string kernel_source(const Context& c, const Emitted& e) {
         return x.compact ? fmt::format("{} ({} steps, {} functions)", compact, x.compact->calls, x.compact->functions) : std::string("straight-line");
     };
     args.push_back(fmt::arg("emission", !e.loop_ops ? emission(e)
+                                        : k.spec->ltdl_loops == KernelSpec::LtdlLoops::Kkt
+                                                    ? "the KKT system's inverse " + emission(*e.head) + ", the sides " + emission(*e.tail) +
+                                                              ", their products as loops"
                                         : e.tail    ? emission(*e.head) + ", then LTDL and its solve as loops, " + emission(*e.tail) +
                                                               ", the columns' solves as loops"
                                         : k.spec->ltdl_loops == KernelSpec::LtdlLoops::DerivativePairs

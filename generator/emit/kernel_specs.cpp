@@ -12,6 +12,7 @@
 #include "algorithms/crba.hpp"
 #include "algorithms/fd_crba_ltdl.hpp"
 #include "algorithms/forward_kinematics.hpp"
+#include "algorithms/frame_motion_derivatives.hpp"
 #include "algorithms/frames.hpp"
 #include "algorithms/jacobians.hpp"
 #include "algorithms/ltdl.hpp"
@@ -227,6 +228,30 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
             for (size_t j = 0; j < f.size(); ++j) v.template segment<6>(6 * j) = f[j].v, a.template segment<6>(6 * j) = f[j].a;
             return std::vector{v, a};
         }));
+    // their derivatives, each 6 rows a frame as J (algorithms/frame_motion_derivatives.hpp)
+    const auto derivative = [&J](std::string name, std::string doc) {
+        ArraySpec d = J;
+        d.name = std::move(name), d.doc = std::move(doc) + ", 6 rows a frame (in order), NV columns, row-major (column j: with respect "
+                                                          "to dof j; a floating base's along q + delta, delta = [omega; v] in base coordinates)";
+        return d;
+    };
+    added.push_back(spec("frame_motion_derivatives",
+        "Derivatives of frame_motion (frames " + which + "): of the world-aligned velocity v with respect to q (tangent space) and qd, "
+        "and of the classical acceleration a with respect to q, qd and qdd (dv_dqd = da_dqdd = frame_jacobians' J).",
+        {q_in(), qd_in(), qdd_in()},
+        {derivative("dv_dq", "dv/dq"), derivative("dv_dqd", "dv/dqd"), derivative("da_dq", "da/dq"), derivative("da_dqd", "da/dqd"),
+         derivative("da_dqdd", "da/dqdd")},
+        [frames](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            const std::vector<WorldAlignedMotionDerivatives<S>> d = world_aligned_motion_derivatives<S>(m, frames, x[0], x[1], x[2]);
+            std::array<MatX<S>, 5> out;
+            for (MatX<S>& o : out) o = MatX<S>(6 * frames.size(), m.nv);
+            for (size_t j = 0; j < frames.size(); ++j) {
+                out[0].middleRows(6 * j, 6) = d[j].dv_dq, out[1].middleRows(6 * j, 6) = d[j].dv_dqd;
+                out[2].middleRows(6 * j, 6) = d[j].da_dq, out[3].middleRows(6 * j, 6) = d[j].da_dqd, out[4].middleRows(6 * j, 6) = d[j].da_dqdd;
+            }
+            return std::vector{row_major(out[0]), row_major(out[1]), row_major(out[2]), row_major(out[3]), row_major(out[4])};
+        }));
     for (KernelSpec& s : added) k.push_back(std::move(s));
     return k;
 }
@@ -257,7 +282,7 @@ std::vector<KernelSpec> kernel_specs(const std::vector<LinkFrame>& wrenches, con
 }
 
 const std::vector<std::string>& frame_kernel_names() {
-    static const std::vector<std::string> names = {"frame_jacobians", "frame_jacobians_dot", "frame_motion"};
+    static const std::vector<std::string> names = {"frame_jacobians", "frame_jacobians_dot", "frame_motion", "frame_motion_derivatives"};
     return names;
 }
 

@@ -58,10 +58,37 @@ std::string column_tables(const LtdlRows& rows, const std::string& index, const 
 
 }  // namespace
 
+namespace {
+long row_width(const Model& model, int lanes) {  // a row of NV numbers: NV / lanes statements, the rest by halves (rbdgen_row)
+    long width = 0;
+    for (int w = lanes, rest = model.nv; w >= 1; rest %= w, w /= 2) width += rest / w;
+    return width;
+}
+// A contact problem's derivatives: its KKT system's size (NV + the contacts' rows) and the products.
+struct KktShape {
+    int r = 0, products = 0;
+};
+KktShape kkt_shape(const Model& model, const KernelSpec& spec) {
+    return {spec.head->outputs[0].n_rows(model), static_cast<int>(spec.tail->outputs.size())};
+}
+}  // namespace
+
+sym::OpCounts ltdl_loop_ops(const Model& model, const KernelSpec& spec, bool keep_divisions, int lanes) {
+    if (spec.ltdl_loops != Loops::Kkt) return ltdl_loop_ops(model, spec.ltdl_loops, keep_divisions, lanes);
+    // rbdgen_kkt_product: r² row updates a product; rbdgen_constrained_inverse: NV m; H⁻¹ from the
+    // identity by rbdgen_ltdl_solve_rows: 2 (nnz(L) − NV) row updates and NV scalings
+    const KktShape kkt = kkt_shape(model, spec);
+    const LtdlRows rows = ltdl_rows(expanded_parent(model));
+    const long width = row_width(model, lanes), nv = model.nv, m = kkt.r - nv, offdiagonal = static_cast<long>(rows.col.size()) - nv;
+    sym::OpCounts n;
+    n.mul = n.add = (static_cast<long>(kkt.products) * kkt.r * kkt.r + nv * m + 2 * offdiagonal) * width;
+    n.mul += nv * width, n.div += nv;
+    return n;
+}
+
 sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions, int lanes) {
     const LtdlRows rows = ltdl_rows(expanded_parent(model));
-    long width = 0;  // a row of NV numbers: NV / lanes statements, the rest by halves (rbdgen_row)
-    for (int w = lanes, rest = model.nv; w >= 1; rest %= w, w /= 2) width += rest / w;
+    const long width = row_width(model, lanes);
     sym::OpCounts n;
     if (loops == Loops::DerivativesArticulated) {  // rbdgen_negated_product, twice: NV² row updates
         n.mul = n.add = 2L * model.nv * model.nv * width;
@@ -108,6 +135,37 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopP
     const std::string index = n * n < 65536 ? "unsigned short" : "int";
     const std::string type = options.batch ? "Batch" : "Scalar";
     LoopFunction f;
+    if (loops == Loops::Kkt) {  // the head; K = H⁻¹ − W G; the tail's sides [R; M]; −Kinv times each
+        const bool sc = options.precomputed_trig;
+        const KktShape kkt = kkt_shape(model, *k.spec);
+        const int m = kkt.r - n, joint_outputs = static_cast<int>(k.outputs.size()) / 2;
+        const bool impulse = kkt.products == 1;
+        std::string head_outputs = "Kinv, LD, W, G, qdd, lambda", tail_outputs;
+        for (size_t o = 6; o < head.kernel->outputs.size(); ++o) head_outputs += ", " + head.kernel->outputs[o].name;
+        for (int t = 0; t < kkt.products; ++t) tail_outputs += (t ? ", X + " + std::to_string(t * kkt.r * n) : std::string("X"));
+        f.definitions = "// LTDL's rows (rbdgen_ltdl in rbdgen_runtime.hpp): row k is entries off[k] to off[k + 1] - 1, a row its diagonal and then "
+                        "its ancestors\n" + int_table(index, prefix + "off", rows.off) + int_table(index, prefix + "col", rows.col) +
+                        column_tables(rows, index, prefix) + part_function(prefix + "head", head, options) + part_function(prefix + "tail", tail, options);
+        f.body = fmt::format("    {} Kinv[{}], LD[{}], W[{}], G[{}], qdd[{}], lambda[{}], X[{}];  // the KKT system's inverse, H's factors, "
+                             "H^-1 J^T, A^-1 W^T, q̈, λ, the sides [R; M]\n", type, kkt.r * kkt.r, nnz, n * m, m * n, n, m, kkt.products * kkt.r * n) +
+                 call(prefix + "head", *head.kernel, sc, head_outputs) + "\n";
+        // K = H⁻¹ − W G (H⁻¹ from the identity, in ∂q̈/∂τ's room; an impact's in Hinv), then ∂q̈/∂τ = K
+        const std::string Hinv = impulse ? "Hinv" : k.outputs[joint_outputs - 1].name;
+        if (impulse) f.body += fmt::format("    {} Hinv[{}];\n", type, n * n);
+        f.body += fmt::format("    for (int e = 0; e < {}; ++e) {}[e] = {}{{}};\n", n * n, Hinv, type) +
+                  fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {}] = {}{{}} + 1;\n", n, Hinv, n + 1, type) +
+                  fmt::format("    rbdgen_ltdl_solve_rows<{}, {}, {}>(LD, {}off, {}col, {}coff, {}cent, {}crow, {}, {}, 1);  // H^-1\n", type, index,
+                              n, prefix, prefix, prefix, prefix, prefix, n, Hinv) +
+                  fmt::format("    rbdgen_constrained_inverse<{}, {}, {}, {}>({}, W, G, Kinv);\n", type, n, m, kkt.r, Hinv);
+        if (!impulse)
+            f.body += fmt::format("    for (int i = 0; i < {}; ++i)\n        for (int j = 0; j < {}; ++j) {}[i * {} + j] = Kinv[i * {} + j];\n", n, n,
+                                  Hinv, n, kkt.r);
+        f.body += call(prefix + "tail", *tail.kernel, sc, tail_outputs) + "\n";
+        for (int t = 0; t < kkt.products; ++t)
+            f.body += fmt::format("    rbdgen_kkt_product<{}, {}, {}>(Kinv, X + {}, {}, {});\n", type, kkt.r, n, t * kkt.r * n, k.outputs[t].name,
+                                  k.outputs[joint_outputs + t].name);
+        return f;
+    }
     if (loops == Loops::DerivativesArticulated) {  // H⁻¹ and q̈, ∂τ/∂q and ∂τ/∂q̇ at q̈, then −H⁻¹ times each
         const bool sc = options.precomputed_trig;
         const std::string& dq = k.outputs[0].name, &dqd = k.outputs[1].name, &dtau = k.outputs[2].name;
@@ -172,7 +230,8 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopP
             break;
         }
         case Loops::None:
-        case Loops::DerivativesArticulated: break;
+        case Loops::DerivativesArticulated:
+        case Loops::Kkt: break;
     }
     return f;
 }

@@ -26,7 +26,7 @@ std::vector<ArraySpec> problem_inputs(const Problem& p) {
     in.push_back(gravity_in());
     return in;
 }
-// The wrench components a contact problem's _aba returns after q̈.
+
 long wrench_rows(const ProblemAnalysis& a) {
     long m = 0;
     for (const HeldFrame& h : a.problem.held) m += h.point ? 3 : 6;
@@ -119,8 +119,8 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
         const std::string moved = impulse ? "qd_plus" : "qdd", w = impulse ? "impulse" : "lambda";
         std::vector<ArraySpec> outputs{derivative_out("d" + moved + "_dq", "d" + moved + "/dq", {}),
                                        derivative_out("d" + moved + "_dqd", "d" + moved + "/dqd", {})};
-        if (!impulse) outputs.push_back(derivative_out("dqdd_dtau", "dqdd/dtau (zero in the columns of the dofs whose force the problem "
-                                                                    "does not read)", {}));
+        if (!impulse) outputs.push_back(derivative_out("dqdd_dtau", "dqdd/dtau, the constrained inverse H^-1 - H^-1 J^T (J H^-1 J^T)^-1 J "
+                                                                    "H^-1 (with respect to a force on every dof, a floating base's too)", {}));
         for (const char* along : impulse ? std::vector{"q", "qd"} : std::vector{"q", "qd", "tau"})
             outputs.push_back(derivative_out("d" + w + "_d" + along, "d" + w + "/d" + along + " of the wrenches, in the order of " + p +
                                              "_aba's", wrenches));
@@ -135,12 +135,57 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
                 const auto [tau, errors] = held_inputs(m, pr, in);
                 ContactDerivatives<S> d = contact_dynamics_derivatives<S>(m, pr.held, in.q, in.qd, tau, in.gravity, errors, pr.impulse);
                 if (pr.impulse) return std::vector{row_major(d.dqdd_dq), row_major(d.dqdd_dqd), row_major(d.dlambda_dq), row_major(d.dlambda_dqd)};
-                for (int i = 0; i < m.nv; ++i)  // τ the problem does not read
-                    if (!pr.tau_known[i]) d.dqdd_dtau.col(i).setZero(), d.dlambda_dtau.col(i).setZero();
                 return std::vector{row_major(d.dqdd_dq), row_major(d.dqdd_dqd), row_major(d.dqdd_dtau),
                                    row_major(d.dlambda_dq), row_major(d.dlambda_dqd), row_major(d.dlambda_dtau)};
             });
-        derivatives.method = "kkt: the KKT system's implicit derivative, solved with H's LTDL factors and J H^-1 J^T";
+        derivatives.method = "kkt: the KKT system's implicit derivative: its inverse from H's LTDL factors and J H^-1 J^T, times the "
+                             "right-hand sides of rnea_derivatives and the contacts' motion derivatives";
+        // Emitted as its head (the KKT system's inverse, q̈, λ, the outputs along τ or an impact's q̇), its tail
+        // (the sides [R; M]) and the products as loops (KernelSpec::LtdlLoops::Kkt)
+        const long r = static_cast<long>(a.problem.wanted.size());  // NV + the wrenches' rows
+        const int rows = static_cast<int>(r), contact_rows = static_cast<int>(wrench_rows(a));
+        std::vector<ArraySpec> head_outputs{
+            {"Kinv", "the KKT system's inverse, row-major, but K (its first NV rows' first NV columns: zero here)",
+             [rows](const Model&) { return rows; }, [rows](const Model&) { return rows; }, ArrayLayout::RowMajor},
+            {"LD", "H's LTDL factors, LTDL's rows (algorithms/ltdl.hpp ltdl_rows)", ltdl_nonzeros},
+            {"W", "H^-1 J^T, row-major", nv, [contact_rows](const Model&) { return contact_rows; }, ArrayLayout::RowMajor},
+            {"G", "A^-1 W^T, row-major", [contact_rows](const Model&) { return contact_rows; }, nv, ArrayLayout::RowMajor},
+            {"qdd", impulse ? "the joint velocities after the impact" : "joint accelerations", nv},
+            sized("lambda", "the wrenches", contact_rows)};
+        // the outputs the head writes: along tau the wrenches' (K the loops'), an impact's along qd
+        if (impulse) head_outputs.push_back(outputs[1]);
+        head_outputs.push_back(outputs[outputs.size() - 1]);
+        derivatives.ltdl_loops = KernelSpec::LtdlLoops::Kkt;
+        derivatives.head = std::make_shared<const KernelSpec>(spec(p + "_derivatives_head", "The KKT system's inverse of " + p + " but K, "
+            "H's factors, W, G, q̈, λ and the derivatives along " + (impulse ? "qd." : "tau of the wrenches."), problem_inputs(a.problem),
+            head_outputs, [analysis](const Model& m, const auto& x) {
+                using S = ScalarOf<std::decay_t<decltype(x)>>;
+                const Problem& pr = analysis->problem;
+                const ProblemArrays<S> in = problem_arrays(x);
+                const auto [tau, errors] = held_inputs(m, pr, in);
+                ContactKkt<S> kkt = contact_kkt<S>(m, pr.held, in.q, in.qd, tau, in.gravity, errors, pr.impulse);
+                kkt.Kinv.topLeftCorner(m.nv, m.nv).setZero();
+                const LtdlRows rows = ltdl_rows(expanded_parent(m));
+                VecX<S> LD(rows.col.size());
+                for (int i = 0; i < m.nv; ++i)
+                    for (int e = rows.off[i]; e < rows.off[i + 1]; ++e) LD[e] = kkt.LD(i, rows.col[e]);
+                std::vector<VecX<S>> out{row_major(kkt.Kinv), LD, row_major(kkt.W), row_major(kkt.G), kkt.qdd, kkt.lambda};
+                if (pr.impulse) out.push_back(row_major(MatX<S>(kkt.along.topRows(m.nv))));
+                out.push_back(row_major(MatX<S>(kkt.along.bottomRows(kkt.lambda.size()))));
+                return out;
+            }));
+        std::vector<ArraySpec> tail_inputs{q_in(), qd_in(), head_outputs[4], head_outputs[5], gravity_in()}, sides;
+        for (const char* along_x : impulse ? std::vector{"q"} : std::vector{"q", "qd"})
+            sides.push_back({std::string("X") + along_x, std::string("[dID/d") + along_x + "; dm/d" + along_x + "], row-major",
+                             [r](const Model&) { return static_cast<int>(r); }, nv, ArrayLayout::RowMajor});
+        derivatives.tail = std::make_shared<const KernelSpec>(spec(p + "_derivatives_tail", "The right-hand sides of " + p + "_derivatives.",
+            tail_inputs, sides, [analysis](const Model& m, const auto& x) {
+                using S = ScalarOf<std::decay_t<decltype(x)>>;
+                const Problem& pr = analysis->problem;
+                std::vector<VecX<S>> out;
+                for (const MatX<S>& X : contact_kkt_sides<S>(m, pr.held, x[0], x[1], x[2], x[3], vec3(x[4]), pr.impulse)) out.push_back(row_major(X));
+                return out;
+            }));
         k.push_back(std::move(derivatives));
     }
     ArraySpec D_out = sized("D", "the nonzeros of D (" + shape + ") that vary with the state, each value once (report.json D_slots)", variable);

@@ -40,6 +40,8 @@
     template RBDGEN_COM_JACOBIAN(S);                \
     template RBDGEN_CONTACT_ABA(S);                 \
     template RBDGEN_CONTACT_DYNAMICS_DERIVATIVES(S); \
+    template RBDGEN_CONTACT_KKT(S);                 \
+    template RBDGEN_CONTACT_KKT_SIDES(S);           \
     template RBDGEN_CORIOLIS(S);                    \
     template RBDGEN_CORNEA(S);                      \
     template RBDGEN_CRBA(S);                        \

@@ -31,7 +31,7 @@
 # (all: every body's own link), [torque; force] in the link's URDF frame about its origin.
 # PARAMETERS keeps the inertial parameters of these links as the dynamics kernels' input pi (a payload).
 # FRAMES adds operational frames: fk also returns their poses, and the kernels frame_jacobians,
-# frame_jacobians_dot and frame_motion (docs/kernels.md).
+# frame_jacobians_dot, frame_motion and frame_motion_derivatives (docs/kernels.md).
 # PYTHON also builds the robot's Python module (target NAME_python, module NAME: every kernel a
 # function of NumPy arrays, one state or many; docs/build.md, "Python").
 # PROBLEMS adds problems on Nori's sparse system solved by a static-pivot LU (docs/problems.md): id,
@@ -110,7 +110,7 @@ function(rbdgen_add_robot NAME)
   if(NOT R_SCALAR)
     set(R_SCALAR double)
   endif()
-  set(frame_kernels frame_jacobians frame_jacobians_dot frame_motion)
+  set(frame_kernels frame_jacobians frame_jacobians_dot frame_motion frame_motion_derivatives)
   if(NOT R_KERNELS)
     set(R_KERNELS ${RBDGEN_KERNELS})
     if(R_FRAMES)
