@@ -34,6 +34,28 @@ struct HeldFrame {
     int error = -1;
 };
 
+// The rows of the held frames (3 a point, 6 else); the frames as operational frames; their wrenches
+// λ (in their frames, [n; f] or f, frame after frame) as each body's, in its own coordinates.
+inline int held_rows(const std::vector<HeldFrame>& held) {
+    int m = 0;
+    for (const HeldFrame& h : held) m += h.point ? 3 : 6;
+    return m;
+}
+inline std::vector<LinkFrame> held_link_frames(const std::vector<HeldFrame>& held) {
+    std::vector<LinkFrame> frames;
+    for (const HeldFrame& h : held) frames.push_back({"", h.body, h.X, {}});
+    return frames;
+}
+template <class S> std::vector<Vec6<S>> held_wrenches(const Model& model, const std::vector<HeldFrame>& held, const VecX<S>& lambda) {
+    std::vector<Vec6<S>> f_ext(model.N(), Vec6<S>::Zero());
+    for (size_t h = 0, r = 0; h < held.size(); ++h) {
+        Vec6<S> wF = Vec6<S>::Zero();
+        for (int e = held[h].point ? 3 : 0; e < 6; ++e) wF[e] = lambda[r++];
+        f_ext[held[h].body] += held[h].X.template cast<S>().transpose_apply(wF);
+    }
+    return f_ext;
+}
+
 template <class S> struct ConstrainedMotion {
     VecX<S> qdd;     // q̈, or q̇⁺ after an impact
     VecX<S> lambda;  // each frame's wrench (impulse) in F coordinates, [n; f] or f, frame after frame
@@ -42,9 +64,7 @@ template <class S> struct ConstrainedMotion {
 template <class S>
 ConstrainedMotion<S> contact_aba(const Model& model, const std::vector<HeldFrame>& held, const VecX<S>& q, const VecX<S>& qd,
                                  const VecX<S>& tau, const Vec3<S>& gravity, const VecX<S>& errors, bool impulse) {
-    const int N = model.N(), n = model.nv;
-    int m = 0;
-    for (const HeldFrame& h : held) m += h.point ? 3 : 6;
+    const int N = model.N(), n = model.nv, m = held_rows(held);
     const VecX<S> zero = VecX<S>::Zero(n);
     // The free motion (an impact: only the velocities and the articulated inertias are used).
     AbaBodies<S> free;
@@ -115,13 +135,7 @@ ConstrainedMotion<S> contact_aba(const Model& model, const std::vector<HeldFrame
     ltdl<S>(A, dense);
     ConstrainedMotion<S> out{VecX<S>(n), ltdl_solve<S>(A, dense, rhs)};
     // q̈ = ABA with the wrenches as external forces, in the bodies' coordinates
-    std::vector<Vec6<S>> f_ext(N, Vec6<S>::Zero());
-    for (int f = 0, r = 0; f < static_cast<int>(held.size()); ++f) {
-        const HeldFrame& h = held[f];
-        Vec6<S> wF = Vec6<S>::Zero();
-        for (int e = h.point ? 3 : 0; e < 6; ++e) wF[e] = out.lambda[r++];
-        f_ext[h.body] += h.X.cast<S>().transpose_apply(wF);
-    }
+    const std::vector<Vec6<S>> f_ext = held_wrenches(model, held, out.lambda);
     out.qdd = impulse ? VecX<S>(qd + aba<S>(model, q, zero, zero, Vec3<S>::Zero(), &f_ext))
                       : aba<S>(model, q, qd, tau, gravity, &f_ext);
     return out;

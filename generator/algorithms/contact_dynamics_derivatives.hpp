@@ -44,15 +44,10 @@ template <class S> struct ContactKkt {
 template <class S>
 ContactKkt<S> contact_kkt(const Model& model, const std::vector<HeldFrame>& held, const VecX<S>& q, const VecX<S>& qd,
                           const VecX<S>& tau, const Vec3<S>& gravity, const VecX<S>& errors, bool impulse) {
-    const int n = model.nv;
-    std::vector<LinkFrame> frames;
+    const int n = model.nv, m = held_rows(held);
+    const std::vector<LinkFrame> frames = held_link_frames(held);
     std::vector<int> first;  // each frame's first held component: 0 (6D) or 3 (a point)
-    int m = 0;
-    for (const HeldFrame& h : held) {
-        frames.push_back({"", h.body, h.X, {}});
-        first.push_back(h.point ? 3 : 0);
-        m += h.point ? 3 : 6;
-    }
+    for (const HeldFrame& h : held) first.push_back(h.point ? 3 : 0);
     const VecX<S> zero = VecX<S>::Zero(n);
     // H, C and H's factors; J and k = m at q̈ = 0 (an impact: k = J q̇)
     JointSpaceSystem<S> sys = joint_space_system<S>(model, q, impulse ? zero : qd, impulse ? Vec3<S>::Zero() : gravity);
@@ -113,16 +108,9 @@ ContactKkt<S> contact_kkt(const Model& model, const std::vector<HeldFrame>& held
 template <class S>
 std::vector<MatX<S>> contact_kkt_sides(const Model& model, const std::vector<HeldFrame>& held, const VecX<S>& q, const VecX<S>& qd,
                                        const VecX<S>& qdd, const VecX<S>& lambda, const Vec3<S>& gravity, bool impulse) {
-    const int n = model.nv;
-    std::vector<LinkFrame> frames;
-    int m = 0;
-    for (const HeldFrame& h : held) frames.push_back({"", h.body, h.X, {}}), m += h.point ? 3 : 6;
-    std::vector<Vec6<S>> f_ext(model.N(), Vec6<S>::Zero());
-    for (size_t h = 0, r = 0; h < held.size(); ++h) {
-        Vec6<S> wF = Vec6<S>::Zero();
-        for (int e = held[h].point ? 3 : 0; e < 6; ++e) wF[e] = lambda[r++];
-        f_ext[held[h].body] += held[h].X.cast<S>().transpose_apply(wF);
-    }
+    const int n = model.nv, m = held_rows(held);
+    const std::vector<LinkFrame> frames = held_link_frames(held);
+    const std::vector<Vec6<S>> f_ext = held_wrenches(model, held, lambda);
     const VecX<S> zero = VecX<S>::Zero(n);
     const RneaDerivatives<S> id = impulse ? rnea_derivatives<S>(model, q, zero, VecX<S>(qdd - qd), Vec3<S>::Zero(), &f_ext)
                                           : rnea_derivatives<S>(model, q, qd, qdd, gravity, &f_ext);

@@ -27,11 +27,6 @@ std::vector<ArraySpec> problem_inputs(const Problem& p) {
     return in;
 }
 
-long wrench_rows(const ProblemAnalysis& a) {
-    long m = 0;
-    for (const HeldFrame& h : a.problem.held) m += h.point ? 3 : 6;
-    return m;
-}
 ArraySpec sized(std::string name, std::string doc, long n) {
     return {std::move(name), std::move(doc), [n](const Model&) { return static_cast<int>(n); }};
 }
@@ -115,7 +110,7 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
         k.push_back(std::move(by_aba));
         // Its derivatives (algorithms/contact_dynamics_derivatives.hpp), the rows of the wrenches named as the unknowns
         const bool impulse = a.problem.impulse;
-        const std::vector<std::string> wrenches(a.problem.wanted_names.end() - wrench_rows(a), a.problem.wanted_names.end());
+        const std::vector<std::string> wrenches(a.problem.wanted_names.end() - held_rows(a.problem.held), a.problem.wanted_names.end());
         const std::string moved = impulse ? "qd_plus" : "qdd", w = impulse ? "impulse" : "lambda";
         std::vector<ArraySpec> outputs{derivative_out("d" + moved + "_dq", "d" + moved + "/dq", {}),
                                        derivative_out("d" + moved + "_dqd", "d" + moved + "/dqd", {})};
@@ -143,7 +138,7 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
         // Emitted as its head (the KKT system's inverse, q̈, λ, the outputs along τ or an impact's q̇), its tail
         // (the sides [R; M]) and the products as loops (KernelSpec::LtdlLoops::Kkt)
         const long r = static_cast<long>(a.problem.wanted.size());  // NV + the wrenches' rows
-        const int rows = static_cast<int>(r), contact_rows = static_cast<int>(wrench_rows(a));
+        const int rows = static_cast<int>(r), contact_rows = static_cast<int>(held_rows(a.problem.held));
         std::vector<ArraySpec> head_outputs{
             {"Kinv", "the KKT system's inverse, row-major, but K (its first NV rows' first NV columns: zero here)",
              [rows](const Model&) { return rows; }, [rows](const Model&) { return rows; }, ArrayLayout::RowMajor},
