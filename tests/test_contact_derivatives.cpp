@@ -92,7 +92,8 @@ protected:
 TEST_P(ContactDerivatives, AreCentralDifferencesOfTheForwardKernel) {
     for (const bool impulse : {false, true}) {
         const Problem problem = load_problem(model, (impulse ? "impulse:" : "contact:") + test::contact_list(GetParam()));
-        const auto [forward, derivatives] = kernels(problem);
+        const auto both = kernels(problem);  // not a structured binding: clang's lambdas cannot capture one
+        const ProblemKernel &forward = both.first, &derivatives = both.second;
         const int n = model.nv;
         double worst = 0;
         for (int s = 0; s < kStates; ++s) {
@@ -128,7 +129,8 @@ TEST_P(ContactDerivatives, AreCentralDifferencesOfTheForwardKernel) {
 // ∂q̈/∂τ is the constrained inverse, and the contacts stay held along every column of q, q̇ and τ.
 TEST_P(ContactDerivatives, AreTheConstrainedInverseAndHoldTheContacts) {
     const Problem problem = load_problem(model, "contact:" + test::contact_list(GetParam()));
-    const auto [forward, derivatives] = kernels(problem);
+    const auto both = kernels(problem);  // not a structured binding: clang's lambdas cannot capture one
+    const ProblemKernel &forward = both.first, &derivatives = both.second;
     const int n = model.nv;
     double worst_inverse = 0, worst_held = 0;
     for (int s = 0; s < kStates; ++s) {
@@ -161,7 +163,8 @@ TEST_P(ContactDerivatives, FollowBaumgartesTerms) {
         yaml += "  " + l + ": {type: " + (GetParam().point ? "point" : "6d") + ", kd: 10, kp: 100}\n";
     const test::TempFile file("baumgarte.yaml", yaml);
     const Problem problem = read_problem_file(model, file.str());
-    const auto [forward, derivatives] = kernels(problem);
+    const auto both = kernels(problem);  // not a structured binding: clang's lambdas cannot capture one
+    const ProblemKernel &forward = both.first, &derivatives = both.second;
     const int n = model.nv;
     std::uniform_real_distribution<double> u(-0.01, 0.01);
     double worst = 0;
@@ -190,7 +193,8 @@ TEST_P(ContactDerivatives, AgreeWithAdolcForwardMode) {
     double worst = 0;
     for (const bool impulse : {false, true}) {
         const Problem problem = load_problem(model, (impulse ? "impulse:" : "contact:") + test::contact_list(GetParam()));
-        const auto [forward, derivatives] = kernels(problem);
+        const auto both = kernels(problem);  // not a structured binding: clang's lambdas cannot capture one
+        const ProblemKernel &forward = both.first, &derivatives = both.second;
         const int nq = model.nq, nv = model.nv;
         for (int s = 0; s < 3; ++s) {
             const test::RandomState x = test::random_state(model, rng);
