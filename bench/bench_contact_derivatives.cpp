@@ -17,6 +17,7 @@
 
 #include "algorithms/contact_aba.hpp"
 #include "collect.hpp"
+#include "tangent.hpp"
 #include "contact_derivatives_robots.hpp"
 #include "emit/prepare.hpp"
 #include "model/load_model.hpp"
@@ -27,24 +28,6 @@ namespace {
 
 using AVec = Eigen::Matrix<adouble, Eigen::Dynamic, 1>;
 constexpr int kStates = 32;
-
-// q ⊕ h e_k: the floating base (q 0..6, v 0..5) turned by R exp(h e_k) or moved by h R e_(k−3); a
-// joint's coordinate k + 1 moved by h (every robot here floats on its base and has 1-DoF joints).
-void plus(const std::vector<double>& q, int k, double h, std::vector<double>& out) {
-    out = q;
-    if (k >= 6) {
-        out[k + 1] += h;
-        return;
-    }
-    const Eigen::Quaterniond Q(q[6], q[3], q[4], q[5]);
-    if (k < 3) {
-        const Eigen::Quaterniond R = Q * Eigen::Quaterniond(Eigen::AngleAxisd(h, Eigen::Vector3d::Unit(k)));
-        out[3] = R.x(), out[4] = R.y(), out[5] = R.z(), out[6] = R.w();
-    } else {
-        const Eigen::Vector3d d = Q.toRotationMatrix().col(k - 3) * h;
-        for (int c = 0; c < 3; ++c) out[c] += d[c];
-    }
-}
 
 struct State {
     std::vector<double> q, qd, tau, g{0.1, -0.2, -9.81};
@@ -163,17 +146,7 @@ void adolc(Case& c, State& s) {
     std::copy(s.q.begin(), s.q.end(), x.begin());
     std::copy(s.qd.begin(), s.qd.end(), x.begin() + nq);
     std::copy(s.tau.begin(), s.tau.end(), x.begin() + nq + n);
-    for (int i = 0; i < nq + 2 * n; ++i)
-        for (int k = 0; k < p; ++k) c.X[i][k] = 0;
-    const Eigen::Quaterniond Q(s.q[6], s.q[3], s.q[4], s.q[5]);
-    const Eigen::Matrix3d R = Q.toRotationMatrix();
-    for (int k = 0; k < 3; ++k) {  // the base: d(Q ⊗ (e_k / 2, 1)), R e_k
-        const Eigen::Quaterniond d = Q * Eigen::Quaterniond(0, 0.5 * (k == 0), 0.5 * (k == 1), 0.5 * (k == 2));
-        c.X[3][k] = d.x(), c.X[4][k] = d.y(), c.X[5][k] = d.z(), c.X[6][k] = d.w();
-        for (int i = 0; i < 3; ++i) c.X[i][3 + k] = R(i, k);
-    }
-    for (int k = 6; k < n; ++k) c.X[k + 1][k] = 1;
-    for (int k = n; k < p; ++k) c.X[nq + k - n][k] = 1;
+    tangent_directions(s.q, nq, n, p, c.X);
     fov_forward(c.tag, n + m, nq + 2 * n, p, x.data(), c.X, c.y.data(), c.Y);
     for (int along = 0; along < 3; ++along)
         for (int i = 0; i < n + m; ++i)
