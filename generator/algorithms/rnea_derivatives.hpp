@@ -65,18 +65,29 @@ template <class S> struct RneaDerivatives {
 enum DerivativeVector { kS, kU, kAlpha, kBeta, kYS, kBS, kdFdq, kdFdqd, kDerivativeVectors };
 template <class S> using DerivativeVectors = std::vector<std::array<Vec6<S>, kDerivativeVectors>>;
 
+// The two passes, and what they leave: the vectors V, and for each body i the sums over subtree(i)
+// Y_i, B_i (whose H is the subtree's momentum Σ I_k v_k) and F_i, all in frame 0; in the world's
+// when `world` is set or the tree has more than one root, else in the root body's.
+template <class S> struct DerivativePasses {
+    DerivativeVectors<S> V;
+    std::vector<RigidBodyInertia<S>> Y;
+    std::vector<InertiaRate<S>> B;
+    std::vector<Vec6<S>> F;
+};
+
 template <class S>
-DerivativeVectors<S> rnea_derivative_vectors(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd,
-                                             const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext = nullptr,
-                                             const BodyInertias<S>* inertias = nullptr) {
+DerivativePasses<S> rnea_derivative_passes(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd,
+                                           const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext,
+                                           const BodyInertias<S>* inertias, bool world) {
     const int N = model.N();
     std::vector<Transform<S>> X0(N);  // ⁱX_0
-    std::vector<Vec6<S>> v(N), a(N), F(N);
-    std::vector<RigidBodyInertia<S>> Y(N);
-    std::vector<InertiaRate<S>> B(N);
-    DerivativeVectors<S> V(model.nv);
+    std::vector<Vec6<S>> v(N), a(N);
+    DerivativePasses<S> out{DerivativeVectors<S>(model.nv), std::vector<RigidBodyInertia<S>>(N), std::vector<InertiaRate<S>>(N),
+                            std::vector<Vec6<S>>(N)};
+    auto& [V, Y, B, F] = out;
     for (auto& d : V) d.fill(Vec6<S>::Zero());
-    const bool one_root = std::count_if(model.bodies.begin(), model.bodies.end(), [](const Body& b) { return b.lambda < 0; }) == 1;
+    const bool one_root =
+        !world && std::count_if(model.bodies.begin(), model.bodies.end(), [](const Body& b) { return b.lambda < 0; }) == 1;
     const Vec6<S> zero = Vec6<S>::Zero();
     Vec6<S> a_0 = spatial<S>(Vec3<S>::Zero(), Vec3<S>(-gravity));  // the world's, in frame 0
     for (int i = 0; i < N; ++i) {
@@ -114,7 +125,7 @@ DerivativeVectors<S> rnea_derivative_vectors(const Model& model, const VecX<S>& 
         for (int c = 0; c < b.joint.nv(); ++c) {
             auto& d = V[b.v_index + c];
             d[kYS] = Y[i] * d[kS], d[kBS] = B[i].transpose_times(d[kS]);
-            if (b.lambda < 0) continue;
+            if (b.lambda < 0 && one_root) continue;  // frame 0 turns with the root: never read
             d[kdFdq] = crf<S>(d[kS], F[i]) + Y[i] * d[kAlpha] + B[i] * d[kU];
             d[kdFdqd] = Y[i] * d[kBeta] + B[i] * d[kS];
         }
@@ -124,7 +135,14 @@ DerivativeVectors<S> rnea_derivative_vectors(const Model& model, const VecX<S>& 
             F[b.lambda] += F[i];
         }
     }
-    return V;
+    return out;
+}
+
+template <class S>
+DerivativeVectors<S> rnea_derivative_vectors(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd,
+                                             const Vec3<S>& gravity, const std::vector<Vec6<S>>* f_ext = nullptr,
+                                             const BodyInertias<S>* inertias = nullptr) {
+    return rnea_derivative_passes<S>(model, q, qd, qdd, gravity, f_ext, inertias, false).V;
 }
 
 // The pair terms, for each DoF i (row) and each DoF j of its joint or an ancestor's (column):
@@ -167,6 +185,9 @@ RneaDerivatives<S> rnea_derivatives(const Model& model, const VecX<S>& q, const 
 }
 
 // Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_RNEA_DERIVATIVE_PASSES(S) DerivativePasses<S> rnea_derivative_passes(const Model&, const VecX<S>&, \
+    const VecX<S>&, const VecX<S>&, const Vec3<S>&, const std::vector<Vec6<S>>*, const BodyInertias<S>*, bool)
+RBDGEN_COMPILED_ONCE(RBDGEN_RNEA_DERIVATIVE_PASSES)
 #define RBDGEN_RNEA_DERIVATIVE_VECTORS(S) DerivativeVectors<S> rnea_derivative_vectors(const Model&, const VecX<S>&, \
     const VecX<S>&, const VecX<S>&, const Vec3<S>&, const std::vector<Vec6<S>>*, const BodyInertias<S>*)
 RBDGEN_COMPILED_ONCE(RBDGEN_RNEA_DERIVATIVE_VECTORS)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "algorithms/configuration.hpp"
 #include "algorithms/com.hpp"
 #include "algorithms/rnea.hpp"
 #include "emit/kernel.hpp"
@@ -34,6 +35,7 @@ VecX<double> state_array(const State& s, const ArraySpec& a, const Model& model)
             return Eigen::Map<const VecX<double>>(pi.data(), static_cast<long>(pi.size()));
         }
         case StateField::Q: return s.q;
+        case StateField::QNext: return integrate<double>(model, s.q, s.v);
         case StateField::V: return s.v;
         case StateField::A: return s.a;
         case StateField::Tau: return s.tau;

@@ -275,7 +275,7 @@ void group_lanes(Compact& c, const EmitOptions& options) {
     for (int u = 0; u < n; ++u) {
         if (units[u].step < 0) continue;
         bool vector_ops = true;
-        for (int j : units[u].statements) vector_ops = vector_ops && st[j].op != sym::Op::Sqrt;
+        for (int j : units[u].statements) vector_ops = vector_ops && st[j].op != sym::Op::Sqrt && !sym::special(st[j].op);
         const StepFunction f = step_function(c, units[u].statements, printer, "Scalar");
         if (vector_ops && units[u].statements.size() >= f.inputs.size() + f.results.size()) key[u] = f.key;
     }

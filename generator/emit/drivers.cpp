@@ -22,7 +22,8 @@ std::string state_buffer(StateField f) {
         case StateField::MotionQ:
         case StateField::Motion:
         case StateField::ExternalWrenches:
-        case StateField::Parameters: break;
+        case StateField::Parameters:
+        case StateField::QNext: break;  // integrate's output (produced_by)
     }
     return "";
 }

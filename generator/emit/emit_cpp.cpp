@@ -1,6 +1,7 @@
 #include "emit/emit_cpp.hpp"
 
 #include "emit/schedule.hpp"
+#include "sym/special.hpp"
 #include "model/error.hpp"
 
 #include <fmt/format.h>
@@ -85,7 +86,9 @@ std::string StatementPrinter::operation(sym::Op op, const std::string& a, const 
         case Op::Div: return a + " / " + b;
         case Op::Neg: return "-" + a;
         case Op::Sqrt: return (o_.batch ? "rbdgen_sqrt(" : "std::sqrt(") + a + ")";
-        default: throw std::logic_error("not an arithmetic operation");
+        default:
+            if (sym::special(op)) return std::string(sym::special_name(op)) + "(" + a + (b.empty() ? "" : ", " + b) + ")";
+            throw std::logic_error("not an arithmetic operation");
     }
 }
 

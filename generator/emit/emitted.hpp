@@ -24,11 +24,14 @@
 namespace rbdgen {
 
 inline std::string ops_text(const sym::OpCounts& c) {
-    return fmt::format("{} add, {} mul, {} div, {} sqrt, {} sin, {} cos", c.add, c.mul, c.div, c.sqrt, c.sin, c.cos);
+    return fmt::format("{} add, {} mul, {} div, {} sqrt, {} sin, {} cos", c.add, c.mul, c.div, c.sqrt, c.sin, c.cos) +
+           (c.special ? fmt::format(", {} coefficient functions", c.special) : "");
 }
 
 inline nlohmann::ordered_json ops_json(const sym::OpCounts& c) {
-    return {{"add", c.add}, {"mul", c.mul}, {"div", c.div}, {"sqrt", c.sqrt}, {"sin", c.sin}, {"cos", c.cos}};
+    nlohmann::ordered_json j = {{"add", c.add}, {"mul", c.mul}, {"div", c.div}, {"sqrt", c.sqrt}, {"sin", c.sin}, {"cos", c.cos}};
+    if (c.special) j["coefficient_functions"] = c.special;
+    return j;
 }
 
 inline std::string fill(const std::string& name, const fmt::dynamic_format_arg_store<fmt::format_context>& args) {
@@ -66,7 +69,7 @@ struct Emitted {
         for (const auto& part : {head, tail})
             if (part) {
                 const sym::OpCounts p = part->ops();
-                n.add += p.add, n.mul += p.mul, n.div += p.div, n.sqrt += p.sqrt, n.sin += p.sin, n.cos += p.cos;
+                n.add += p.add, n.mul += p.mul, n.div += p.div, n.sqrt += p.sqrt, n.sin += p.sin, n.cos += p.cos, n.special += p.special;
             }
         return n;
     }

@@ -57,7 +57,8 @@ std::vector<std::vector<double>> inputs(const Model& model, const Kernel& k, Dra
             case StateField::Motion: in.push_back(d.vector(a.size(), d.speed())); continue;
             case StateField::ExternalWrenches: in.push_back(d.vector(a.size(), 20)); continue;
             case StateField::Parameters: in.push_back(s.defaults); continue;  // the URDF's values
-            case StateField::None: break;
+            case StateField::None:
+            case StateField::QNext: break;
         }
         const Kernel* p = s.produced_by.empty() ? nullptr : producer(s.produced_by);
         if (p) {

@@ -28,7 +28,8 @@ enum class ArrayLayout {
 // MotionQ and Motion: q and the joint motion ψ, ψ̇, …, ψ^(N) of STATE.json's "motion" (the N-CMTM kernels).
 // ExternalWrenches: STATE.json's "external_wrenches", a row of 6 a link (the array's element names).
 // Parameters: STATE.json's "parameters", a row of 10 a link (the URDF's values for a link it leaves out).
-enum class StateField { None, Q, V, A, Tau, Gravity, Measurements, MotionQ, Motion, ExternalWrenches, Parameters };
+// QNext: q ⊕ qd, the configuration a unit time's motion reaches (eval's difference; the drivers' from integrate).
+enum class StateField { None, Q, V, A, Tau, Gravity, Measurements, MotionQ, Motion, ExternalWrenches, Parameters, QNext };
 
 struct ArraySpec {
     std::string name;  // a C++ identifier we choose (q, qd, tau, H, ...), never from the URDF

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "algorithms/aba.hpp"
+#include "algorithms/configuration.hpp"
 #include "algorithms/crba.hpp"
 #include "algorithms/fd_crba_ltdl.hpp"
 #include "algorithms/forward_kinematics.hpp"
@@ -166,6 +167,54 @@ std::vector<KernelSpec> make_specs(const RunTime& run_time, const std::vector<Li
         {q_in()}, {{"J", "6 x NV, row-major, [angular; linear] about the world origin", [](const Model&) { return 6; }, nv,
                     ArrayLayout::RowMajor}},
         [](const Model& m, const auto& x) { return std::vector{row_major(spatial_jacobian(m, x[0]))}; }));
+    // The configuration manifold, q + v and q1 - q0 with their Jacobians (algorithms/configuration.hpp)
+    const auto configuration = [](std::string name, std::string doc) {  // q's coordinates, not angles for `_sc`
+        ArraySpec q = q_in();
+        q.name = std::move(name), q.doc = std::move(doc) + ": " + q.doc, q.angles = false;
+        return q;
+    };
+    const auto step_in = [] {
+        return ArraySpec{"v", "the step on the tangent space, as qd (eval: the state's qd, a unit time's motion)", nv, {},
+                         ArrayLayout::Vector, StateField::V};
+    };
+    ArraySpec q_next{"q_next", "q + v, as q", nq, [](const Model&) { return 1; }, ArrayLayout::RowMajor};
+    q_next.json = EvalForm::Matrix;
+    q_next.row_names = [](const Model& m) { return m.position_names(); };
+    q_next.column_names = [](const Model&) { return std::vector<std::string>{"q"}; };
+    ArraySpec q1 = configuration("q1", "the configuration reached (eval: the state's q + qd, integrate's q_next)");
+    q1.state = StateField::QNext, q1.produced_by = "integrate";
+    const auto manifold_jacobian = [](const std::string& name, const std::string& doc) {
+        ArraySpec a = nv_matrix(name, doc + ", row-major, block-diagonal a joint (tangent directions as the derivative kernels')",
+                                ArrayLayout::RowMajor);
+        a.json = EvalForm::JointMatrix;
+        return a;
+    };
+    k.push_back(spec("integrate",
+        "q + v on the configuration manifold: a floating base moved by the SE(3) exponential of v (Pinocchio's free-flyer "
+        "integrate), a ball joint by SO(3)'s, other joints by addition; quaternions normalised first.",
+        {configuration("q", "the configuration"), step_in()}, {q_next},
+        [](const Model& m, const auto& x) { return std::vector{integrate(m, x[0], x[1])}; }));
+    k.push_back(spec("difference",
+        "v = q1 - q0, the tangent step with q0 + v = q1 (SE(3)'s and SO(3)'s logarithm: rotations by at most pi); "
+        "quaternions normalised first.",
+        {configuration("q0", "the configuration left"), q1}, {joint_vector_out("v", "the tangent step, as qd")},
+        [](const Model& m, const auto& x) { return std::vector{difference(m, x[0], x[1])}; }));
+    k.push_back(spec("integrate_jacobians",
+        "Jacobians of q + v in the tangent convention: (q + delta) + v = (q + v) + dq_dq delta, q + (v + delta) = (q + v) + dq_dv delta.",
+        {configuration("q", "the configuration"), step_in()},
+        {manifold_jacobian("dq_dq", "d(q + v)/dq, Ad(Exp(v))^-1"), manifold_jacobian("dq_dv", "d(q + v)/dv, the right Jacobian Jr(v)")},
+        [](const Model& m, const auto& x) {
+            const auto J = integrate_jacobians(m, x[1]);
+            return std::vector{row_major(J.d0), row_major(J.d1)};
+        }));
+    k.push_back(spec("difference_jacobians",
+        "Jacobians of v = q1 - q0 in the tangent convention: d v / d q0 = -Jl(v)^-1, d v / d q1 = Jr(v)^-1.",
+        {configuration("q0", "the configuration left"), q1},
+        {manifold_jacobian("dv_dq0", "d(q1 - q0)/dq0"), manifold_jacobian("dv_dq1", "d(q1 - q0)/dq1")},
+        [](const Model& m, const auto& x) {
+            const auto J = difference_jacobians(m, x[0], x[1]);
+            return std::vector{row_major(J.d0), row_major(J.d1)};
+        }));
     // The centre of mass, centroidal momentum, energy, Jacobian rates, H^-1 and C (emit/whole_body_kernel_specs.cpp)
     for (KernelSpec& s : whole_body_specs(run_time)) k.push_back(std::move(s));
     // The derivatives of the dynamics and the regressor, on request (emit/derivative_kernel_specs.cpp)

@@ -2,6 +2,7 @@
 // and its Jacobian, the centroidal momentum, the energy, the Jacobians' rate, and (on request, NV x NV
 // each) H⁻¹ and the Coriolis matrix. Wired to their algorithms as every kernel is (emit/kernel_specs.cpp).
 #include "algorithms/centroidal.hpp"
+#include "algorithms/centroidal_derivatives.hpp"
 #include "algorithms/com.hpp"
 #include "algorithms/coriolis.hpp"
 #include "algorithms/energy.hpp"
@@ -90,6 +91,23 @@ std::vector<KernelSpec> whole_body_specs(const RunTime& run_time) {
             const CentroidalRate<S> r = centroidal_momentum_rate<S>(m, x[0], x[1], x[2], pointer(I));
             return std::vector{vec<S>(r.h), vec<S>(r.hdot)};
         }));
+    KernelSpec centroidal_derivatives_spec = spec("centroidal_derivatives",
+        "Derivatives of the centroidal momentum h_G and its rate hdot_G (centroidal_momentum_rate) with respect to q, qd and qdd, "
+        "6 x NV each, row-major, rows [angular; linear] about the centre of mass in world axes (a floating base's columns along "
+        "q + delta, delta = [omega; v] in base coordinates); dh/dqd = dhdot/dqdd = A_G.",
+        with_payload({q_in(), qd_in(), qdd_in()}),
+        {rows_by_dof("dh_dq", "dh_G/dq", kMomentum), rows_by_dof("dhdot_dq", "dhdot_G/dq", kMomentum),
+         rows_by_dof("dhdot_dqd", "dhdot_G/dqd", kMomentum), rows_by_dof("dhdot_dqdd", "dhdot_G/dqdd = A_G", kMomentum)},
+        [run_time](const Model& m, const auto& x) {
+            using S = ScalarOf<std::decay_t<decltype(x)>>;
+            const auto I = run_time.body_inertias(m, x);
+            const CentroidalDerivatives<S> d = centroidal_derivatives<S>(m, x[0], x[1], x[2], pointer(I));
+            return std::vector{row_major(d.dh_dq), row_major(d.dhdot_dq), row_major(d.dhdot_dqd), row_major(d.dhdot_dqdd)};
+        });
+    centroidal_derivatives_spec.on_request = true;
+    centroidal_derivatives_spec.method = "analytical recursions (Carpentier and Mansard's, rnea_derivatives' passes in world coordinates "
+                                         "without gravity), then about the centre of mass";
+    k.push_back(std::move(centroidal_derivatives_spec));
     k.push_back(spec("energy", "Kinetic energy T = qd^T H qd / 2 (without forming H) and potential energy V = -m gravity^T c.",
         with_payload({q_in(), qd_in(), gravity_in()}),
         {named("T", "kinetic energy", {"T"}), named("V", "potential energy, zero with the centre of mass at the world origin", {"V"})},
@@ -148,7 +166,8 @@ std::vector<KernelSpec> whole_body_specs(const RunTime& run_time) {
 }  // namespace spec_parts
 
 const std::vector<std::string>& mass_kernel_names() {
-    static const std::vector<std::string> names = {"com", "com_motion", "com_jacobian", "centroidal", "centroidal_momentum_rate"};
+    static const std::vector<std::string> names = {"com", "com_motion", "com_jacobian", "centroidal", "centroidal_momentum_rate",
+                                                   "centroidal_derivatives"};
     return names;
 }
 

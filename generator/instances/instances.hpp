@@ -5,7 +5,9 @@
 #include "algorithms/aba.hpp"
 #include "algorithms/aba_derivatives.hpp"
 #include "algorithms/centroidal.hpp"
+#include "algorithms/centroidal_derivatives.hpp"
 #include "algorithms/com.hpp"
+#include "algorithms/configuration.hpp"
 #include "algorithms/contact_aba.hpp"
 #include "algorithms/contact_dynamics_derivatives.hpp"
 #include "algorithms/coriolis.hpp"
@@ -36,9 +38,14 @@
     template RBDGEN_ABA_DERIVATIVES_ARTICULATED(S); \
     template RBDGEN_CENTER_OF_MASS(S);              \
     template RBDGEN_CENTROIDAL(S);                  \
+    template RBDGEN_CENTROIDAL_DERIVATIVES(S);      \
     template RBDGEN_CENTROIDAL_MOMENTUM_RATE(S);    \
     template RBDGEN_COM_JACOBIAN(S);                \
     template RBDGEN_CONTACT_ABA(S);                 \
+    template RBDGEN_DIFFERENCE(S);                  \
+    template RBDGEN_DIFFERENCE_JACOBIANS(S);        \
+    template RBDGEN_INTEGRATE(S);                   \
+    template RBDGEN_INTEGRATE_JACOBIANS(S);         \
     template RBDGEN_CONTACT_DYNAMICS_DERIVATIVES(S); \
     template RBDGEN_CONTACT_KKT(S);                 \
     template RBDGEN_CONTACT_KKT_SIDES(S);           \
@@ -65,6 +72,7 @@
     template RBDGEN_NCMTM_TORQUE_JACOBIANS(S);      \
     template RBDGEN_REGRESSOR(S);                   \
     template RBDGEN_RNEA(S);                        \
+    template RBDGEN_RNEA_DERIVATIVE_PASSES(S);      \
     template RBDGEN_RNEA_DERIVATIVE_VECTORS(S);     \
     template RBDGEN_RNEA_DERIVATIVES(S);            \
     template RBDGEN_NEWTON_EULER_SYSTEM(S);         \

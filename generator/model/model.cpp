@@ -31,6 +31,17 @@ std::vector<std::string> Model::dof_names() const {
     return names;
 }
 
+std::vector<std::string> Model::position_names() const {
+    static const char* const base_positions[] = {"x", "y", "z", "qx", "qy", "qz", "qw"};
+    std::vector<std::string> names;
+    for (const Body& b : bodies) {
+        if (b.joint.one_dof()) names.push_back(b.joint_name);
+        else
+            for (int k = b.joint.type == JointType::Floating ? 0 : 3; k < 7; ++k) names.push_back(b.joint_name + "." + base_positions[k]);
+    }
+    return names;
+}
+
 std::optional<LinkFrame> link_frame(const Model& model, const std::string& name) {
     for (const Frame& f : model.frames)
         if (f.name == name) return LinkFrame{name, f.body, f.body < 0 ? f.X_body : f.X_body * model.bodies[f.body].X_urdf, f.I};

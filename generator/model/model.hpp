@@ -93,6 +93,9 @@ struct Model {
     std::vector<std::string> body_names() const;
     // Names of the velocity coordinates (rows of H), in order; a floating joint gives six.
     std::vector<std::string> dof_names() const;
+    // q's coordinates: a 1-DoF joint's name; "<joint>.x" ... ".z" and ".qx" ... ".qw" for a floating
+    // joint, ".qx" ... ".qw" for a ball joint.
+    std::vector<std::string> position_names() const;
     // The first body whose subtree has neither mass nor rotational inertia: its joint's column of H
     // is zero, so H is singular. Returns -1 when H is positive definite for every q.
     int first_massless_subtree() const;

@@ -1,5 +1,7 @@
 #include "sym/expr.hpp"
 
+#include "sym/special.hpp"
+
 #include <cmath>
 #include <numeric>
 #include <cstring>
@@ -27,7 +29,9 @@ double fold(Op op, double x, double y) {
         case Op::Sqrt: return std::sqrt(x);
         case Op::Sin: return std::sin(x);
         case Op::Cos: return std::cos(x);
-        default: throw std::logic_error("fold: not an operation");
+        default:
+            if (special(op)) return special_value(op, x, y);
+            throw std::logic_error("fold: not an operation");
     }
 }
 
@@ -95,7 +99,7 @@ int Graph::make(Op op, int a, int b) {
     auto negated = [&](int id) { return opaque(id) ? opaque_constant(-nodes_[id].value) : folded_constant(-nodes_[id].value); };
     auto val = [&](int id) { return nodes_[id].value; };
     auto neg_of = [&](int id) { return nodes_[id].op == Op::Neg ? nodes_[id].a : -1; };
-    const bool unary = op == Op::Neg || op == Op::Sqrt || op == Op::Sin || op == Op::Cos;
+    const bool unary = op == Op::Neg || op == Op::Sqrt || op == Op::Sin || op == Op::Cos || (special(op) && op != Op::LogRatio);
     if (unary ? is_c(a) : is_c(a) && is_c(b)) {
         const double v = fold(op, val(a), unary ? 0.0 : val(b));
         if (op == Op::Mul && (is_const(a, 0) || is_const(b, 0))) return folded_constant(0.0);
@@ -192,6 +196,7 @@ void Graph::evaluate(const std::vector<std::vector<T>>& inputs, const std::vecto
             case Op::Sqrt: v[id] = std::sqrt(x); break;
             case Op::Sin: v[id] = std::sin(x); break;
             case Op::Cos: v[id] = std::cos(x); break;
+            default: v[id] = special_value(n.op, x, y); break;
         }
     }
 }
@@ -219,7 +224,7 @@ OpCounts Graph::count(const std::vector<int>& outputs) const {
             case Op::Sqrt: ++c.sqrt; break;
             case Op::Sin: ++c.sin; break;
             case Op::Cos: ++c.cos; break;
-            default: break;
+            default: c.special += special(nodes_[id].op); break;
         }
     }
     return c;

@@ -14,7 +14,10 @@
 
 namespace rbdgen::sym {
 
-enum class Op : std::uint8_t { Const, Input, Add, Sub, Mul, Div, Neg, Sqrt, Sin, Cos };
+// Sinc ... LogRatio: the Lie groups' coefficient functions (templates/rbdgen_runtime.hpp.in,
+// sym/special.hpp), each one call in the emitted code; LogRatio of two operands, the others of one.
+enum class Op : std::uint8_t { Const, Input, Add, Sub, Mul, Div, Neg, Sqrt, Sin, Cos, Sinc, Cosc, Sinc3, CoscDx, Sinc3Dx, DexpInv, LogRatio };
+inline bool special(Op op) { return op >= Op::Sinc; }
 
 struct Node {
     Op op;
@@ -27,8 +30,8 @@ struct Node {
 
 // Operation counts, subtractions and negations counted as additions (Featherstone's convention).
 struct OpCounts {
-    long add = 0, mul = 0, div = 0, sqrt = 0, sin = 0, cos = 0;
-    long total() const { return add + mul + div + sqrt + sin + cos; }
+    long add = 0, mul = 0, div = 0, sqrt = 0, sin = 0, cos = 0, special = 0;  // special: a coefficient function's call
+    long total() const { return add + mul + div + sqrt + sin + cos + special; }
 };
 
 class Graph {
@@ -142,6 +145,14 @@ public:
     friend Expr sqrt(const Expr& x) { return from_id(current().make(Op::Sqrt, x.id_)); }
     friend Expr sin(const Expr& x) { return from_id(current().make(Op::Sin, x.id_)); }
     friend Expr cos(const Expr& x) { return from_id(current().make(Op::Cos, x.id_)); }
+    // The coefficient functions of x = θ² (sym/special.hpp)
+    friend Expr sinc(const Expr& x) { return from_id(current().make(Op::Sinc, x.id_)); }
+    friend Expr cosc(const Expr& x) { return from_id(current().make(Op::Cosc, x.id_)); }
+    friend Expr sinc3(const Expr& x) { return from_id(current().make(Op::Sinc3, x.id_)); }
+    friend Expr cosc_dx(const Expr& x) { return from_id(current().make(Op::CoscDx, x.id_)); }
+    friend Expr sinc3_dx(const Expr& x) { return from_id(current().make(Op::Sinc3Dx, x.id_)); }
+    friend Expr dexp_inv(const Expr& x) { return from_id(current().make(Op::DexpInv, x.id_)); }
+    friend Expr log_ratio(const Expr& y, const Expr& w) { return from_id(current().make(Op::LogRatio, y.id_, w.id_)); }
     // Structural equality only: the algorithms never branch on values, and Eigen only asks this of
     // constants it created itself.
     friend bool operator==(const Expr& x, const Expr& y) { return x.id_ == y.id_; }

@@ -96,10 +96,11 @@ const Robot entry{
     .warm_all = [] { robot::warm_all(); },
     .kernels = {KERNEL(fk), KERNEL(rnea), KERNEL(gravity), KERNEL(nle), KERNEL(crba), KERNEL(ltdl), KERNEL(ltdl_solve),
                 KERNEL(fd_crba_ltdl), KERNEL(aba), KERNEL(jacobians), KERNEL(com), KERNEL(com_motion), KERNEL(com_jacobian),
-                KERNEL(centroidal), KERNEL(centroidal_momentum_rate), KERNEL(energy), KERNEL(jacobians_dot), KERNEL(id_lu), KERNEL(id_assemble), KERNEL(id_factor),
+                KERNEL(centroidal), KERNEL(centroidal_momentum_rate), KERNEL(energy), KERNEL(jacobians_dot), KERNEL(integrate), KERNEL(difference),
+                KERNEL(integrate_jacobians), KERNEL(difference_jacobians), KERNEL(id_lu), KERNEL(id_assemble), KERNEL(id_factor),
                 KERNEL(id_solve), KERNEL(fd_lu), KERNEL(fd_assemble), KERNEL(fd_factor), KERNEL(fd_solve),
 #ifdef ROBOT_DERIVATIVES
-                KERNEL(rnea_derivatives), KERNEL(aba_derivatives), KERNEL(minv), KERNEL(coriolis),
+                KERNEL(rnea_derivatives), KERNEL(aba_derivatives), KERNEL(minv), KERNEL(coriolis), KERNEL(centroidal_derivatives),
 #endif
 #ifdef ROBOT_CONTACTS
                 KERNEL(contact_aba), KERNEL(contact_derivatives), KERNEL(impulse_aba), KERNEL(impulse_derivatives),

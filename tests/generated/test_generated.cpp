@@ -438,12 +438,14 @@ void check_cold(const Robot& robot, const Kernel& k, std::mt19937_64& rng) {
     EXPECT_TRUE(k.in_code_range(true)) << k.name << "_cold is outside its code range";
 }
 
-// The centre of mass, centroidal momentum, energy, Jacobian rates, and (the double builds) H⁻¹ and
-// C: each output against its kernel specification's reference (the algorithm in double), the inputs
-// taken from the state by what they are (emit/kernel.hpp StateField).
+// The centre of mass, centroidal momentum, energy, Jacobian rates, the configuration manifold's kernels
+// and (the double builds) H⁻¹, C and the centroidal derivatives: each output against its kernel
+// specification's reference (the algorithm in double), the inputs taken from the state by what they
+// are (emit/kernel.hpp StateField; difference's q1 the reference's q ⊕ qd).
 GENERATED_TEST(WholeBodyKernels, every_robot) {
-    std::vector<std::string> names = {"com", "com_motion", "com_jacobian", "centroidal", "centroidal_momentum_rate", "energy", "jacobians_dot"};
-    if (robot.has("minv")) names.insert(names.end(), {"minv", "coriolis"});
+    std::vector<std::string> names = {"com", "com_motion", "com_jacobian", "centroidal", "centroidal_momentum_rate", "energy", "jacobians_dot",
+                                      "integrate", "difference", "integrate_jacobians", "difference_jacobians"};
+    if (robot.has("minv")) names.insert(names.end(), {"minv", "coriolis", "centroidal_derivatives"});
     for (int s = 0; s < 100 && !HasFatalFailure(); ++s) {
         draw();
         for (const std::string& name : names) {
@@ -452,7 +454,8 @@ GENERATED_TEST(WholeBodyKernels, every_robot) {
             Arrays<double> in;
             for (const ArraySpec& a : spec.inputs) {
                 const VecX<double> x = a.state == StateField::Q ? q : a.state == StateField::V ? qd : a.state == StateField::A ? qdd
-                                     : a.state == StateField::Gravity ? VecX<double>(g) : VecX<double>();
+                                     : a.state == StateField::Gravity ? VecX<double>(g)
+                                     : a.state == StateField::QNext ? kernel_spec("integrate").reference(model, {q, qd})[0] : VecX<double>();
                 ASSERT_EQ(x.size(), a.size(model)) << name << " input " << a.name;
                 in.push_back(x);
             }
@@ -477,7 +480,8 @@ GENERATED_TEST(ColdEntriesAndWarmChangeNoResult, every_robot) {
     const std::vector<std::string> kernels = {"fk", "rnea", "gravity", "nle", "crba", "ltdl", "ltdl_solve", "fd_crba_ltdl", "aba",
                                               "jacobians", "id_lu", "fd_solve", "rnea_derivatives", "aba_derivatives", "com",
                                               "com_motion", "com_jacobian", "centroidal", "centroidal_momentum_rate", "energy",
-                                              "jacobians_dot", "minv", "coriolis"};
+                                              "jacobians_dot", "minv", "coriolis", "centroidal_derivatives", "integrate",
+                                              "difference", "integrate_jacobians", "difference_jacobians"};
     for (int round = 0; round < 5 && !HasFatalFailure(); ++round)
         for (const std::string& k : kernels)
             if (robot.has(k)) {
