@@ -7,10 +7,14 @@
 // libdart-dev, bench/dart.cpp) where it has the quantity: getCOM, getCOMLinearJacobian,
 // getInvMassMatrix, computeKineticEnergy + computePotentialEnergy. Cold: 64 MiB written before each
 // call (every cache evicted), 32 calls a repetition. Beside them, the
-// figures issue 43 quotes for Pinocchio 3.7 (Intel Xeon, -O3 -march=native, hot, median; not run
-// here) and H⁻¹'s time against the generated aba's. Markdown for bench/RESULTS.md (--out=FILE).
+// figures issues 43 and 46 quote for Pinocchio 3.7 (Intel Xeon, -O3 -march=native, hot, median; not
+// run here) and H⁻¹'s time against the generated aba's. The centroidal derivatives against central
+// differences of the generated centroidal_momentum_rate (what a user without them does); q ⊕ v and
+// q₁ ⊖ q₀ against MuJoCo's mj_integratePos and mj_differentiatePos. Markdown for bench/RESULTS.md
+// (--out=FILE).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <fstream>
@@ -34,7 +38,9 @@ struct Case {
     const WholeBodyRobot* r = nullptr;
     std::vector<Inputs> states;
     int next = 0;
-    std::vector<double> a, b, c, identity;
+    std::vector<double> a, b, c, d, identity, step, qp, qm, vp, ap;
+    std::vector<std::vector<double>> q1, mj_q, mj_q1;  // a state's q ⊕ q̇, and both in MuJoCo's order
+    size_t index(const Inputs& s) const { return static_cast<size_t>(&s - states.data()); }
     test::Mujoco mj;
     Peer dart;
     int root = 1;  // MuJoCo's body whose subtree is the moving bodies
@@ -61,7 +67,35 @@ struct Quantity {
     void (*rbdgen)(Case&, Inputs&);
     void (*mujoco)(Case&, Inputs&);
     Call Peer::*dart;
+    void (*differences)(Case&, Inputs&) = nullptr;  // what a user without the kernel does
 };
+// Central differences of the generated centroidal_momentum_rate along q's tangent directions (q ⊕ ±h e_k
+// by the generated integrate), q̇ and q̈: what centroidal_derivatives replaces.
+void centroidal_differences(Case& c, Inputs& s) {
+    const WholeBodyRobot& r = *c.r;
+    const int nv = r.nv;
+    const double h = 1e-6;
+    double hp[12], hm[12];
+    for (int k = 0; k < nv; ++k) {
+        std::fill(c.step.begin(), c.step.end(), 0.0);
+        c.step[k] = h;
+        r.integrate(s.q.data(), c.step.data(), c.qp.data());
+        c.step[k] = -h;
+        r.integrate(s.q.data(), c.step.data(), c.qm.data());
+        r.centroidal_momentum_rate(c.qp.data(), s.qd.data(), s.x.data(), hp, hp + 6);
+        r.centroidal_momentum_rate(c.qm.data(), s.qd.data(), s.x.data(), hm, hm + 6);
+        for (int i = 0; i < 12; ++i) c.a[i * nv + k] = (hp[i] - hm[i]) / (2 * h);
+        for (int which = 0; which < 2; ++which) {  // q̇, then q̈
+            std::vector<double>& x = which == 0 ? c.vp : c.ap;
+            x = which == 0 ? s.qd : s.x;
+            x[k] += h;
+            r.centroidal_momentum_rate(s.q.data(), which == 0 ? x.data() : s.qd.data(), which == 0 ? s.x.data() : x.data(), hp, hp + 6);
+            x[k] -= 2 * h;
+            r.centroidal_momentum_rate(s.q.data(), which == 0 ? x.data() : s.qd.data(), which == 0 ? s.x.data() : x.data(), hm, hm + 6);
+            for (int i = 6; i < 12; ++i) c.b[(which * 6 + i - 6) * nv + k] = (hp[i] - hm[i]) / (2 * h);
+        }
+    }
+}
 void mj_com(Case& c, Inputs& s) {
     c.set(s);
     mj_kinematics(c.mj.m, c.mj.d);
@@ -100,14 +134,38 @@ const Quantity kQuantities[] = {
     {"coriolis", "computeCoriolisMatrix", 2.3, 12.3, [](Case& c, Inputs& s) { c.r->coriolis(s.q.data(), s.qd.data(), c.a.data()); },
      nullptr, nullptr},
     {"aba", "", 0, 0, [](Case& c, Inputs& s) { c.r->aba(s.q.data(), s.qd.data(), s.x.data(), s.g.data(), c.a.data()); }, nullptr, nullptr},
+    {"centroidal_derivatives", "computeCentroidalDynamicsDerivatives", 3.4, 17.9,
+     [](Case& c, Inputs& s) { c.r->centroidal_derivatives(s.q.data(), s.qd.data(), s.x.data(), c.a.data(), c.b.data(), c.c.data(), c.d.data()); },
+     nullptr, nullptr, centroidal_differences},
+    // q ⊕ v and q₁ ⊖ q₀: MuJoCo's mj_integratePos and mj_differentiatePos (a free joint's position moved
+    // in world axes, not along SE(3)'s exponential: the same work, not the same numbers); q₁ = q ⊕ q̇
+    {"integrate", "integrate", 0, 0, [](Case& c, Inputs& s) { c.r->integrate(s.q.data(), s.qd.data(), c.a.data()); },
+     [](Case& c, Inputs& s) {
+         c.set(s);
+         mj_integratePos(c.mj.m, c.mj.d->qpos, c.mj.d->qvel, 1.0);
+     }, nullptr},
+    {"difference", "difference", 0, 0, [](Case& c, Inputs& s) { c.r->difference(s.q.data(), c.q1[c.index(s)].data(), c.a.data()); },
+     [](Case& c, Inputs& s) { mj_differentiatePos(c.mj.m, c.a.data(), 1.0, c.mj_q[c.index(s)].data(), c.mj_q1[c.index(s)].data()); }, nullptr},
+    {"integrate_jacobians", "dIntegrate (both)", 0, 0.47,
+     [](Case& c, Inputs& s) { c.r->integrate_jacobians(s.q.data(), s.qd.data(), c.a.data(), c.b.data()); }, nullptr, nullptr},
+    {"difference_jacobians", "dDifference (both)", 0, 0.86,
+     [](Case& c, Inputs& s) { c.r->difference_jacobians(s.q.data(), c.q1[c.index(s)].data(), c.a.data(), c.b.data()); }, nullptr, nullptr},
 };
 
 std::unique_ptr<Case> make_case(const WholeBodyRobot& r) {
     auto c = std::make_unique<Case>();
     c->r = &r;
     for (int k = 0; k < kStates; ++k) c->states.push_back(random_inputs(r.nq, r.nv, r.floating_base, 100 + k));
-    const size_t n = static_cast<size_t>(std::max(6, r.nv)) * r.nv;
-    c->a.assign(n, 0), c->b.assign(n, 0), c->c.assign(n, 0), c->identity.assign(n, 0);
+    const size_t n = static_cast<size_t>(std::max(12, r.nv)) * r.nv;
+    c->a.assign(n, 0), c->b.assign(n, 0), c->c.assign(n, 0), c->d.assign(n, 0), c->identity.assign(n, 0);
+    c->step.assign(r.nv, 0), c->qp.assign(r.nq, 0), c->qm.assign(r.nq, 0);
+    for (const Inputs& s : c->states) {  // difference's q₁ = q ⊕ q̇, and both in MuJoCo's order (its quaternion w first)
+        std::vector<double> q1(r.nq);
+        r.integrate(s.q.data(), s.qd.data(), q1.data());
+        c->q1.push_back(q1), c->mj_q.push_back(s.q), c->mj_q1.push_back(q1);
+        if (r.floating_base)
+            for (std::vector<double>* x : {&c->mj_q.back(), &c->mj_q1.back()}) std::rotate(x->begin() + 3, x->begin() + 6, x->begin() + 7);
+    }
     for (int i = 0; i < r.nv; ++i) c->identity[i * r.nv + i] = 1;
     std::vector<JointSlot> joints;
     for (const Body& b : load_urdf(r.urdf, {r.floating_base}).bodies)
@@ -135,10 +193,10 @@ int main(int argc, char** argv) {
     const std::vector<WholeBodyRobot> robots = whole_body_robots();
     std::vector<std::unique_ptr<Case>> cases;
     for (const WholeBodyRobot& r : robots) cases.push_back(make_case(r));
-    const char* const peers[] = {"rbdgen", "mujoco", "dart"};
+    const char* const peers[] = {"rbdgen", "mujoco", "dart", "differences"};
     for (auto& c : cases)
         for (const Quantity& q : kQuantities)
-            for (int peer = 0; peer < 3; ++peer) {
+            for (int peer = 0; peer < 4; ++peer) {
                 Case* x = c.get();
                 std::function<void(Case&, Inputs&)> run;
                 if (peer == 0) run = q.rbdgen;
@@ -147,6 +205,7 @@ int main(int argc, char** argv) {
                     const Call call = c->dart.*q.dart;
                     run = [call](Case& y, Inputs& s) { call(s.q.data(), s.qd.data(), s.x.data(), s.g.data(), y.a.data()); };
                 }
+                if (peer == 3 && q.differences) run = q.differences;
                 if (!run) continue;
                 const std::string name = c->r->label + "/" + q.name + "/" + peers[peer];
                 register_hot_and_cold(name, [x]() -> Inputs& { return x->state(); }, [x, run](Inputs& s) { run(*x, s); });
@@ -154,8 +213,9 @@ int main(int argc, char** argv) {
     Collect collect;
     benchmark::RunSpecifiedBenchmarks(&collect);
 
-    std::string md = "| robot | kernel | operations | rbdgen ns | MuJoCo ns (rbdgen faster by) | DART ns | rbdgen cold ns | MuJoCo cold | "
-                     "DART cold | Pinocchio (issue 43, Intel, µs) |\n|---|---|---|---|---|---|---|---|---|---|\n";
+    std::string md = "| robot | kernel | operations | rbdgen ns | MuJoCo ns (rbdgen faster by) | DART ns | central differences ns | "
+                     "rbdgen cold ns | MuJoCo cold | DART cold | differences cold | Pinocchio (issues 43 and 46, Intel, µs) |\n"
+                     "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (auto& c : cases) {
         const nlohmann::json report = nlohmann::json::parse(std::ifstream(c->r->report));
         const auto ns = [&](const std::string& k, const std::string& peer) {
@@ -167,7 +227,7 @@ int main(int argc, char** argv) {
             for (const std::string suffix : {"", "-cold"}) {
                 const double own = ns(q.name, "rbdgen" + suffix);
                 md += " | " + fmt_ns(own);
-                for (const char* peer : {"mujoco", "dart"}) {
+                for (const char* peer : {"mujoco", "dart", "differences"}) {
                     const double t = ns(q.name, peer + suffix);
                     md += " | " + (t > 0 ? fmt_ns(t) + " (" + fmt_ns(t / own) + "x)" : std::string("-"));
                 }
@@ -175,8 +235,8 @@ int main(int argc, char** argv) {
             const double pin = c->r->label == "arm7" ? q.pinocchio_arm : c->r->label == "humanoid30_fb" ? q.pinocchio_humanoid : 0;
             md += " | " + (pin > 0 ? std::string(q.pinocchio) + " " + fmt_ns(pin) : "-") + " |\n";
         }
-        md += "| " + c->r->label + " | minv / aba | | " + fmt_ns(ns("minv", "rbdgen") / ns("aba", "rbdgen")) + "x | | | " +
-              fmt_ns(ns("minv", "rbdgen-cold") / ns("aba", "rbdgen-cold")) + "x | | | |\n";
+        md += "| " + c->r->label + " | minv / aba | | " + fmt_ns(ns("minv", "rbdgen") / ns("aba", "rbdgen")) + "x | | | | " +
+              fmt_ns(ns("minv", "rbdgen-cold") / ns("aba", "rbdgen-cold")) + "x | | | | |\n";
     }
     if (!out_file.empty()) std::ofstream(out_file) << md;
     std::fputs(md.c_str(), stdout);

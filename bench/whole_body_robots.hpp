@@ -1,5 +1,6 @@
 // The robots of the whole-body benchmark (bench_whole_body.cpp): each one's generated centre of mass,
-// centroidal, energy, Jacobian-rate, H⁻¹, Coriolis and ABA kernels as plain functions.
+// centroidal, energy, Jacobian-rate, H⁻¹, Coriolis and ABA kernels, the centroidal derivatives and the
+// configuration manifold's kernels as plain functions.
 #pragma once
 
 #include <string>
@@ -20,6 +21,12 @@ struct WholeBodyRobot {
     void (*minv)(const double* q, double* Minv);
     void (*coriolis)(const double* q, const double* qd, double* C);
     void (*aba)(const double* q, const double* qd, const double* tau, const double* g, double* qdd);
+    void (*centroidal_derivatives)(const double* q, const double* qd, const double* qdd, double* dh_dq, double* dhdot_dq,
+                                   double* dhdot_dqd, double* dhdot_dqdd);
+    void (*integrate)(const double* q, const double* v, double* q_next);
+    void (*difference)(const double* q0, const double* q1, double* v);
+    void (*integrate_jacobians)(const double* q, const double* v, double* dq_dq, double* dq_dv);
+    void (*difference_jacobians)(const double* q0, const double* q1, double* dv_dq0, double* dv_dq1);
 };
 
 std::vector<WholeBodyRobot> whole_body_robots();  // whole_body_robots.cpp, configured by CMake

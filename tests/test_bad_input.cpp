@@ -376,6 +376,9 @@ TEST_F(BadInput, CentreOfMassOfAMasslessRobotIsRefused) {
     const fs::path out = dir / "com_out";
     expect_error("generate " + f + " --kernels fk,com -o " + out.string(), {"--kernels", "com", "total mass", "zero", "massless.urdf"});
     EXPECT_FALSE(fs::exists(out));
+    expect_error("generate " + f + " --kernels centroidal_derivatives -o " + out.string(),
+                 {"--kernels", "centroidal_derivatives", "total mass", "zero", "massless.urdf"});
+    EXPECT_FALSE(fs::exists(out));
     const test::CommandResult g = test::run("generate " + f + " -o " + out.string());
     EXPECT_EQ(g.status, 0) << g.out;
     const nlohmann::json report = nlohmann::json::parse(std::ifstream(out / "report.json"));

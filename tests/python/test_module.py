@@ -24,7 +24,7 @@ if not ROBOTS:
                 allow_module_level=True)
 
 
-ON_REQUEST = ("rnea_derivatives", "aba_derivatives", "regressor")  # eval prints them when named
+ON_REQUEST = ("rnea_derivatives", "aba_derivatives", "regressor", "centroidal_derivatives")  # eval prints them when named
 
 
 def random_state(m, rng, floating):
@@ -71,8 +71,12 @@ def flat(value):
 
 
 def call(m, kernel, arrays):
-    """The kernel at the arrays of m.arrays() (by its inputs' names)."""
-    return getattr(m, kernel)(*[arrays[n] for n in m.kernels[kernel]["inputs"]])
+    """The kernel at the arrays of m.arrays() (by its inputs' names; the configuration kernels' q0 is
+    q, v is qd and q1 is q + qd by the module's integrate, as eval takes them)."""
+    named = dict(arrays, q0=arrays["q"], v=arrays["qd"])
+    if hasattr(m, "integrate"):
+        named["q1"] = m.integrate(arrays["q"], arrays["qd"])
+    return getattr(m, kernel)(*[named[n] for n in m.kernels[kernel]["inputs"]])
 
 
 @pytest.mark.parametrize("robot", ROBOTS, ids=[r["module"] for r in ROBOTS])
