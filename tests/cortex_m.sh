@@ -5,13 +5,14 @@
 # - No heap, no exceptions: the image is linked with malloc, calloc, realloc, free, operator new and
 #   delete, and the exception entry points wrapped (-Wl,--wrap=...) to symbols that do not exist, so a
 #   kernel that reached any of them would fail the link.
-# - Nothing but FPU arithmetic and libm's trig of its own precision: a float kernel that needs the
+# - Nothing but FPU arithmetic and libm's trig of its own precision (sin, cos, sqrt, atan2): a float kernel that needs the
 #   software double routines (__aeabi_d*) fails.
 # - warm() compiles to nothing, and the sections of every kernel bracket its functions and tables.
 # - A bounded stack: every function's frame from -fstack-usage, static (no VLA, no alloca).
 # Prints a markdown table: per kernel, its machine code (.text and its own code section), its data (.rodata, .data and its table sections:
 # the tables and constants it reads) and its stack at -Os,
-# rbdgen_add_robot's default. A straight-line kernel calls no function but libm's sin/cos/sqrt, so
+# rbdgen_add_robot's default. A straight-line kernel calls no function but libm's sin/cos/sqrt (and
+# atan2, the configuration kernels' quaternion logarithm), so
 # its frame plus those leaf routines' is its whole stack; a compact one (--emission) calls its step
 # functions one at a time, each a leaf, so its stack is its own frame plus the largest step's.
 # Usage: cortex_m.sh RBDGEN MODELS_DIR [all]: arm7 (M4F, M7) and the floating quadruped (M4F), and the
@@ -109,21 +110,21 @@ if [ "$which" = all ]; then
   for robot in arm7 dualarm quadruped humanoid30; do
     base=()
     case $robot in quadruped | humanoid30) base=(--floating-base) ;; esac
-    build "${robot}_m4f" "$m4f" "sinf cosf sqrtf" "$models/$robot.urdf" "${base[@]}" --scalar float
-    build "${robot}_m7" "$m7" "sin cos sqrt" "$models/$robot.urdf" "${base[@]}"
+    build "${robot}_m4f" "$m4f" "sinf cosf sqrtf atan2f" "$models/$robot.urdf" "${base[@]}" --scalar float
+    build "${robot}_m7" "$m7" "sin cos sqrt atan2" "$models/$robot.urdf" "${base[@]}"
   done
-  build humanoid30_m7_uniform "$m7" "sin cos sqrt" "$models/humanoid30.urdf" --floating-base --emission uniform
+  build humanoid30_m7_uniform "$m7" "sin cos sqrt atan2" "$models/humanoid30.urdf" --floating-base --emission uniform
 else
-  build arm7_m4f "$m4f" "sinf cosf sqrtf" "$models/arm7.urdf" --scalar float
-  build quadruped_m4f "$m4f" "sinf cosf sqrtf" "$models/quadruped.urdf" --floating-base --scalar float
-  build arm7_m7 "$m7" "sin cos sqrt" "$models/arm7.urdf"
+  build arm7_m4f "$m4f" "sinf cosf sqrtf atan2f" "$models/arm7.urdf" --scalar float
+  build quadruped_m4f "$m4f" "sinf cosf sqrtf atan2f" "$models/quadruped.urdf" --floating-base --scalar float
+  build arm7_m7 "$m7" "sin cos sqrt atan2" "$models/arm7.urdf"
   # the derivatives, whose dense rows are vector statements on x86-64 and plain arrays here: by LTDL's
   # solves (float) and by the articulated-body method (double)
-  build quadruped_m4f_derivatives "$m4f" "sinf cosf sqrtf" "$models/quadruped.urdf" --floating-base --scalar float \
+  build quadruped_m4f_derivatives "$m4f" "sinf cosf sqrtf atan2f" "$models/quadruped.urdf" --floating-base --scalar float \
     --kernels rnea_derivatives,aba_derivatives
-  build arm7_m7_articulated "$m7" "sin cos sqrt" "$models/arm7.urdf" --kernels aba_derivatives --method aba_derivatives=articulated-body
+  build arm7_m7_articulated "$m7" "sin cos sqrt atan2" "$models/arm7.urdf" --kernels aba_derivatives --method aba_derivatives=articulated-body
   # lane calls, whose vectors are single numbers here (rbdgen_lanes without vector registers)
-  build quadruped_m7_lanes "$m7" "sin cos sqrt" "$models/quadruped.urdf" --floating-base --kernels rnea,aba --lanes
+  build quadruped_m7_lanes "$m7" "sin cos sqrt atan2" "$models/quadruped.urdf" --floating-base --kernels rnea,aba --lanes
 fi
 [ $status -eq 0 ] && echo "ok: every kernel links with no heap and no exceptions, with static frames only"
 exit $status

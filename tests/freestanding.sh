@@ -34,7 +34,7 @@ build() {  # NAME URDF [generate flags...]
   undefined=$(nm -D --undefined-only "$work/lib$name.so" | awk '{print $2}' | sed 's/@.*//' | sort -u)
   for sym in $undefined; do
     case $sym in
-      sin | cos | sincos | sqrt | nan | sinf | cosf | sincosf | sqrtf | nanf) ;;
+      sin | cos | sincos | sqrt | atan2 | nan | sinf | cosf | sincosf | sqrtf | atan2f | nanf) ;;
       *) echo "FAIL: $name needs '$sym', which is not in libm"; exit 1 ;;
     esac
   done

@@ -7,6 +7,7 @@
 #define RBDGEN_RUNTIME_HPP
 
 #include <cmath>
+#include <type_traits>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define RBDGEN_RESTRICT __restrict__
@@ -189,6 +190,105 @@ template <class T> static inline RBDGEN_INLINE void rbdgen_sincos2(T x0, T x1, T
     rbdgen_sincos(x0, s0, c0);
     rbdgen_sincos(x1, s1, c1);
 }
+
+// The coefficients of SO(3)'s and SE(3)'s exponential, logarithm and Jacobians (Sola et al., "A
+// micro Lie theory for state estimation in robotics", 2018), for integrate, difference and their
+// Jacobians (generator/algorithms/configuration.hpp): functions of x = θ² (θ a rotation angle), exact
+// at θ = 0, where their closed forms are 0/0. Below x = 1 the Taylor series in x (Horner's rule; the
+// first omitted term below 1e-17 of the value), above it the closed form (no cancellation worse than
+// a factor 30 there). T is double or float (the coefficients rounded to T: a float kernel computes
+// no double); the generator evaluates these same definitions
+// (generator/sym/special.cpp), and tests/test_configuration.cpp checks them against long double.
+template <class T> using rbdgen_scalar_t = typename std::enable_if<std::is_floating_point<T>::value>::type;  // not lanes
+template <class T, int N> static inline RBDGEN_INLINE T rbdgen_series(T x, const T (&c)[N]) noexcept {
+    T r = c[N - 1];
+    for (int k = N - 2; k >= 0; --k) r = r * x + c[k];
+    return r;
+}
+// sin θ / θ
+template <class T, rbdgen_scalar_t<T>* = nullptr> static inline RBDGEN_INLINE T rbdgen_sinc(T x) noexcept {
+    const T c[] = {1.0, -0.16666666666666666, 0.008333333333333333, -0.0001984126984126984, 2.7557319223985893e-06,
+                               -2.505210838544172e-08, 1.6059043836821613e-10, -7.647163731819816e-13, 2.8114572543455206e-15};
+    if (x < T(1)) return rbdgen_series(x, c);
+    const T t = std::sqrt(x);
+    return std::sin(t) / t;
+}
+// (1 − cos θ) / θ²
+template <class T, rbdgen_scalar_t<T>* = nullptr> static inline RBDGEN_INLINE T rbdgen_cosc(T x) noexcept {
+    const T c[] = {0.5, -0.041666666666666664, 0.001388888888888889, -2.48015873015873e-05, 2.755731922398589e-07,
+                               -2.08767569878681e-09, 1.1470745597729725e-11, -4.779477332387385e-14, 1.5619206968586225e-16};
+    if (x < T(1)) return rbdgen_series(x, c);
+    return (T(1) - std::cos(std::sqrt(x))) / x;
+}
+// (θ − sin θ) / θ³
+template <class T, rbdgen_scalar_t<T>* = nullptr> static inline RBDGEN_INLINE T rbdgen_sinc3(T x) noexcept {
+    const T c[] = {0.16666666666666666, -0.008333333333333333, 0.0001984126984126984, -2.7557319223985893e-06,
+                               2.505210838544172e-08, -1.6059043836821613e-10, 7.647163731819816e-13, -2.8114572543455206e-15,
+                               8.22063524662433e-18};
+    if (x < T(1)) return rbdgen_series(x, c);
+    const T t = std::sqrt(x);
+    return (t - std::sin(t)) / (x * t);
+}
+// d/dx of (1 − cos θ) / θ²: (θ sin θ / 2 − (1 − cos θ)) / θ⁴
+template <class T, rbdgen_scalar_t<T>* = nullptr> static inline RBDGEN_INLINE T rbdgen_cosc_dx(T x) noexcept {
+    const T c[] = {-0.041666666666666664, 0.002777777777777778, -7.440476190476191e-05, 1.1022927689594355e-06,
+                               -1.043837849393405e-08, 6.882447358637835e-11, -3.3456341326711696e-13, 1.249536557486898e-15,
+                               -3.6992858609809485e-18};
+    if (x < T(1)) return rbdgen_series(x, c);
+    const T t = std::sqrt(x);
+    return (T(0.5) * t * std::sin(t) - (T(1) - std::cos(t))) / (x * x);
+}
+// d/dx of (θ − sin θ) / θ³: (θ (1 − cos θ) − 3 (θ − sin θ)) / (2 θ⁵)
+template <class T, rbdgen_scalar_t<T>* = nullptr> static inline RBDGEN_INLINE T rbdgen_sinc3_dx(T x) noexcept {
+    const T c[] = {-0.008333333333333333, 0.0003968253968253968, -8.267195767195768e-06, 1.0020843354176688e-07,
+                               -8.029521918410807e-10, 4.58829823909189e-12, -1.9680200780418645e-14, 6.576508197299464e-17,
+                               -1.7615646957052136e-19};
+    if (x < T(1)) return rbdgen_series(x, c);
+    const T t = std::sqrt(x);
+    return (t * (T(1) - std::cos(t)) - T(3) * (t - std::sin(t))) / (T(2) * x * x * t);
+}
+// (1 − (θ/2) cot(θ/2)) / θ², the [ω]×² coefficient of SO(3)'s inverse Jacobians (θ < 2π); the
+// series' coefficients are |B_2n| / (2n)!, B the Bernoulli numbers
+template <class T, rbdgen_scalar_t<T>* = nullptr> static inline RBDGEN_INLINE T rbdgen_dexp_inv(T x) noexcept {
+    const T c[] = {0.08333333333333333, 0.001388888888888889, 3.306878306878307e-05, 8.267195767195768e-07,
+                               2.08767569878681e-08, 5.284190138687493e-10, 1.3382536530684679e-11, 3.3896802963225827e-13,
+                               8.586062056277845e-15, 2.174868698558062e-16, 5.5090028283602295e-18, 1.3954464685812522e-19,
+                               3.534707039629467e-21};
+    if (x < T(1)) return rbdgen_series(x, c);
+    const T h = T(0.5) * std::sqrt(x);
+    return (T(1) - h * std::cos(h) / std::sin(h)) / x;
+}
+// The logarithm of a unit quaternion (s, w): ω = rbdgen_log_ratio(|s|², w) s, the rotation by the
+// angle θ = 2 atan2(|s|, |w|) in [0, π] (q and −q one rotation): sign(w) 2 atan2(√y, |w|) / √y, and
+// below y = 1e-4 the series (2 / w) Σ (−u)^k / (2k + 1), u = y / w².
+template <class T, rbdgen_scalar_t<T>* = nullptr> static inline RBDGEN_INLINE T rbdgen_log_ratio(T y, T w) noexcept {
+    if (y < T(1e-4)) {
+        const T c[] = {1.0, -1.0 / 3, 1.0 / 5, -1.0 / 7, 1.0 / 9, -1.0 / 11, 1.0 / 13};
+        return T(2) / w * rbdgen_series(T(y / (w * w)), c);
+    }
+    const T s = std::sqrt(y);
+    return (w < T(0) ? T(-2) : T(2)) * std::atan2(s, w < T(0) ? -w : w) / s;
+}
+#if defined(__GNUC__) || defined(__clang__)
+// A lane at a time, batched
+#define RBDGEN_LANES_1(f)                                                                                         \
+    template <class V, class = rbdgen_lane_t<V>> static inline RBDGEN_INLINE V f(V x) noexcept {                  \
+        for (unsigned i = 0; i < sizeof(V) / sizeof(rbdgen_lane_t<V>); ++i) x[i] = f(static_cast<rbdgen_lane_t<V>>(x[i])); \
+        return x;                                                                                                 \
+    }
+RBDGEN_LANES_1(rbdgen_sinc)
+RBDGEN_LANES_1(rbdgen_cosc)
+RBDGEN_LANES_1(rbdgen_sinc3)
+RBDGEN_LANES_1(rbdgen_cosc_dx)
+RBDGEN_LANES_1(rbdgen_sinc3_dx)
+RBDGEN_LANES_1(rbdgen_dexp_inv)
+#undef RBDGEN_LANES_1
+template <class V, class = rbdgen_lane_t<V>> static inline RBDGEN_INLINE V rbdgen_log_ratio(V y, const V& w) noexcept {
+    using E = rbdgen_lane_t<V>;
+    for (unsigned i = 0; i < sizeof(V) / sizeof(E); ++i) y[i] = rbdgen_log_ratio(static_cast<E>(y[i]), static_cast<E>(w[i]));
+    return y;
+}
+#endif
 
 // Featherstone's sparse LTDL factorization and its solve (Appendix A) as loops, for the compact
 // emission: the code of one row instead of a statement an operation (generator/emit/ltdl_loops.hpp).

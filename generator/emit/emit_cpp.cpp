@@ -21,9 +21,15 @@ std::string scalar_literal(double v, const std::string& scalar) {
     return v < 0 ? "(" + s + ")" : s;
 }
 
-bool uses_trig(const Kernel& k) {
-    for (int id : k.graph->live(k.all_output_nodes()))
-        if (k.graph->node(id).op == sym::Op::Sin || k.graph->node(id).op == sym::Op::Cos) return true;
+bool uses_trig(const Kernel& k) {  // sin or cos of an angle of q (or of one plus an offset): what sin_q, cos_q replace
+    const sym::Graph& g = *k.graph;
+    const auto angle = [&](int id) { return g.node(id).op == sym::Op::Input && k.spec->inputs[g.node(id).array].angles; };
+    for (int id : g.live(k.all_output_nodes())) {
+        const sym::Node& n = g.node(id);
+        if (n.op != sym::Op::Sin && n.op != sym::Op::Cos) continue;
+        const sym::Node& arg = g.node(n.a);
+        if (angle(n.a) || ((arg.op == sym::Op::Add || arg.op == sym::Op::Sub) && angle(arg.a))) return true;
+    }
     return false;
 }
 
