@@ -181,12 +181,6 @@ double disagreement(Case& c, Peer a, Peer b) {
     return d / scale;
 }
 
-std::string num(double v, const char* f) {
-    char b[32];
-    std::snprintf(b, sizeof b, f, v);
-    return b;
-}
-
 }  // namespace
 }  // namespace rbdgen::bench
 

@@ -209,12 +209,6 @@ double joint_disagreement(Case& c, Peer a, Peer b, bool forward) {
     return d / scale;
 }
 
-std::string num(double v, const char* f) {
-    char b[32];
-    std::snprintf(b, sizeof b, f, v);
-    return b;
-}
-
 }  // namespace
 }  // namespace rbdgen::bench
 

@@ -66,11 +66,13 @@ inline double ghz() {
     return 0;
 }
 
-inline std::string fmt_ns(double v) {
+// v printed by the printf format f
+inline std::string num(double v, const char* f) {
     char b[32];
-    std::snprintf(b, sizeof b, v < 100 ? "%.1f" : "%.0f", v);
+    std::snprintf(b, sizeof b, f, v);
     return b;
 }
+inline std::string fmt_ns(double v) { return num(v, v < 100 ? "%.1f" : "%.0f"); }
 
 // Evict the caches: write `bytes` (1 MiB: this machine's L2 of one core; 64 MiB: every cache).
 inline void flush_caches(std::size_t bytes) {
