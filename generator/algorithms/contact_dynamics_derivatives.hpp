@@ -15,9 +15,11 @@
 // RNEA(q, 0, q̇⁺ − q̇, no gravity, Λ), M = ∂(J q̇⁺)/∂q at fixed q̇⁺, and along q̇ (before) R = −H, M = 0:
 //   ∂q̇⁺/∂q̇ = 1 − Gᵀ J,   ∂Λ/∂q̇ = −A⁻¹ J.
 // The forward solution is H's too: q̈_free = H⁻¹ (τ − C), A λ = −(J q̈_free + k), q̈ = q̈_free + W λ.
-// The emitted kernel runs contact_kkt (traced, all but K: H's factors, W, G, the other blocks of 𝒦⁻¹, q̈,
-// λ), K = H⁻¹ − W G as loops over whole rows (H⁻¹ by solves with the factors), contact_kkt_sides ([R; M],
-// traced) and the products −𝒦⁻¹ [R; M] as loops (emit/ltdl_loops.hpp, KernelSpec::LtdlLoops::Kkt).
+// Along q and q̇ the products with 𝒦⁻¹ are solves with the factors, cheaper than 𝒦⁻¹ formed (H⁻¹ is
+// dense, L is not): Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M), ∂q̈ = W ∂λ − Y.
+// The emitted kernel runs contact_system (traced: H's factors, J, τ − C and k), then every dense step
+// as loops over whole rows (emit/ltdl_loops.hpp, KernelSpec::LtdlLoops::Kkt): W, A and its factors, G,
+// q̈ and λ, K, contact_kkt_sides ([R; M], traced) and the solves above.
 #pragma once
 
 #include <vector>
@@ -30,75 +32,56 @@
 
 namespace rbdgen {
 
-// The KKT system's inverse, and what its forward solve gives (the emitted kernel's head). Along any x,
-// [H −Jᵀ; J 0] [∂q̈; ∂λ] = [∂τ/∂x − R; −M], whose inverse is 𝒦⁻¹ = [K Gᵀ; −G A⁻¹] with G = A⁻¹ Wᵀ and
-// K = H⁻¹ − W G (the constrained inverse): [∂q̈; ∂λ] = −𝒦⁻¹ [R; M] along q and q̇, 𝒦⁻¹ [1; 0] along τ.
-template <class S> struct ContactKkt {
-    VecX<S> qdd, lambda;  // q̈ (an impact: q̇⁺) and the wrenches (impulses), contact_aba's
-    MatX<S> Kinv;         // 𝒦⁻¹, (NV + m) x (NV + m)
-    MatX<S> LD, W, G;     // H's LTDL factors, H⁻¹ Jᵀ and A⁻¹ Wᵀ: K = H⁻¹ − W G
-    // along τ: [K; −G]; an impact, along q̇ (R = −H, M = 0): 𝒦⁻¹ [H; 0] = [1 − Gᵀ J; −A⁻¹ J]
-    MatX<S> along;
+// The KKT system as the emitted kernel's head traces it: H's LTDL factors, the held rows J of the
+// frames' Jacobians, b = τ − C (an impact: q̇) and k = m at q̈ = 0 (an impact: zero), so that
+// A λ = −(J H⁻¹ b + k) (an impact: A Λ = −J q̇).
+template <class S> struct ContactSystem {
+    MatX<S> LD;    // H's factors, in H's lower triangle (ltdl.hpp)
+    MatX<S> J;     // m x NV
+    VecX<S> b, k;  // NV and m
 };
 
 template <class S>
-ContactKkt<S> contact_kkt(const Model& model, const std::vector<HeldFrame>& held, const VecX<S>& q, const VecX<S>& qd,
-                          const VecX<S>& tau, const Vec3<S>& gravity, const VecX<S>& errors, bool impulse) {
+ContactSystem<S> contact_system(const Model& model, const std::vector<HeldFrame>& held, const VecX<S>& q, const VecX<S>& qd,
+                                const VecX<S>& tau, const Vec3<S>& gravity, const VecX<S>& errors, bool impulse) {
     const int n = model.nv, m = held_rows(held);
-    const std::vector<LinkFrame> frames = held_link_frames(held);
-    std::vector<int> first;  // each frame's first held component: 0 (6D) or 3 (a point)
-    for (const HeldFrame& h : held) first.push_back(h.point ? 3 : 0);
     const VecX<S> zero = VecX<S>::Zero(n);
-    // H, C and H's factors; J and k = m at q̈ = 0 (an impact: k = J q̇)
     JointSpaceSystem<S> sys = joint_space_system<S>(model, q, impulse ? zero : qd, impulse ? Vec3<S>::Zero() : gravity);
-    const std::vector<int> lambda = expanded_parent(model), dense = dense_parent(m);
-    ltdl<S>(sys.H, lambda);
-    const std::vector<FrameMotionDerivatives<S>> at_rest = frame_motion_derivatives<S>(model, frames, q, qd, zero);
-    MatX<S> J(m, n);
-    VecX<S> k(m);
+    ltdl<S>(sys.H, expanded_parent(model));
+    const std::vector<FrameMotionDerivatives<S>> at_rest = frame_motion_derivatives<S>(model, held_link_frames(held), q, qd, zero);
+    ContactSystem<S> s{sys.H, MatX<S>(m, n), impulse ? qd : VecX<S>(tau - sys.C), VecX<S>(m)};
     for (size_t h = 0, r = 0; h < held.size(); ++h) {
         const HeldFrame& c = held[h];
-        Vec6<S> motion = impulse ? at_rest[h].v : at_rest[h].a;
+        const int first = c.point ? 3 : 0;  // the frame's first held component
+        Vec6<S> motion = impulse ? Vec6<S>::Zero() : at_rest[h].a;
         if (!impulse && c.kd != 0) motion += S(c.kd) * at_rest[h].v;
-        for (int e = first[h]; !impulse && c.kp != 0 && e < 6; ++e) motion[e] += S(c.kp) * errors[c.error + e - first[h]];
-        for (int e = first[h]; e < 6; ++e, ++r) J.row(r) = at_rest[h].J.row(e), k[r] = motion[e];
+        for (int e = first; !impulse && c.kp != 0 && e < 6; ++e) motion[e] += S(c.kp) * errors[c.error + e - first];
+        for (int e = first; e < 6; ++e, ++r) s.J.row(r) = at_rest[h].J.row(e), s.k[r] = motion[e];
     }
-    // W = H⁻¹ Jᵀ, A = J W factorized, G = A⁻¹ Wᵀ
-    MatX<S> W(n, m), A = MatX<S>::Zero(m, m), G(m, n);
-    for (int c = 0; c < m; ++c) {
-        const Step<S> step;
-        W.col(c) = ltdl_solve<S>(sys.H, lambda, VecX<S>(J.row(c).transpose()));
-    }
+    return s;
+}
+
+// The rest of 𝒦⁻¹'s pieces, and the forward solution: W = H⁻¹ Jᵀ, A = J W and its LTDL factors
+// (dense, m x m), G = A⁻¹ Wᵀ, q̈ (an impact: q̇⁺) and λ (the impulses).
+template <class S> struct ContactKkt {
+    ContactSystem<S> sys;
+    MatX<S> W, LA, G;
+    VecX<S> qdd, lambda;
+};
+
+template <class S> ContactKkt<S> contact_kkt(const Model& model, ContactSystem<S> sys, bool impulse) {
+    const int n = model.nv, m = static_cast<int>(sys.k.size());
+    const std::vector<int> lambda = expanded_parent(model), dense = dense_parent(m);
+    ContactKkt<S> d{std::move(sys), MatX<S>(n, m), MatX<S>::Zero(m, m), MatX<S>(m, n), VecX<S>(), VecX<S>()};
+    const MatX<S>& J = d.sys.J;
+    for (int c = 0; c < m; ++c) d.W.col(c) = ltdl_solve<S>(d.sys.LD, lambda, VecX<S>(J.row(c).transpose()));
     for (int r = 0; r < m; ++r)
-        for (int c = 0; c <= r; ++c) A(r, c) = J.row(r).dot(W.col(c));
-    ltdl<S>(A, dense);
-    for (int c = 0; c < n; ++c) {
-        const Step<S> step;
-        G.col(c) = ltdl_solve<S>(A, dense, VecX<S>(W.row(c).transpose()));
-    }
-    // The forward solution: q̈_free = H⁻¹ (τ − C), A λ = −(J q̈_free + k), q̈ = q̈_free + W λ (an impact: q̇⁺ = q̇ + W Λ, A Λ = −J q̇)
-    ContactKkt<S> d;
-    const VecX<S> free = impulse ? qd : VecX<S>(ltdl_solve<S>(sys.H, lambda, VecX<S>(tau - sys.C)));
-    d.lambda = ltdl_solve<S>(A, dense, impulse ? VecX<S>(-k) : VecX<S>(-(J * free + k)));
-    d.qdd = free + W * d.lambda;
-    // 𝒦⁻¹: K = H⁻¹ − W G (symmetric), Gᵀ, −G and A⁻¹
-    d.LD = sys.H, d.W = W, d.G = G;
-    d.Kinv = MatX<S>(n + m, n + m);
-    const MatX<S> Hinv = ltdl_inverse<S>(sys.H, lambda), Ainv = ltdl_inverse<S>(A, dense);
-    for (int r = 0; r < n; ++r) {
-        const Step<S> step;
-        for (int c = 0; c <= r; ++c) d.Kinv(r, c) = d.Kinv(c, r) = Hinv(r, c) - W.row(r).dot(G.col(c));
-    }
-    d.Kinv.topRightCorner(n, m) = G.transpose();
-    d.Kinv.bottomLeftCorner(m, n) = -G;
-    d.Kinv.bottomRightCorner(m, m) = Ainv;
-    if (impulse) {  // [1 − Gᵀ J; −A⁻¹ J]
-        d.along = MatX<S>(n + m, n);
-        d.along.topRows(n) = MatX<S>::Identity(n, n) - G.transpose() * J;
-        d.along.bottomRows(m) = -(Ainv * J);
-    } else {
-        d.along = d.Kinv.leftCols(n);
-    }
+        for (int c = 0; c <= r; ++c) d.LA(r, c) = J.row(r).dot(d.W.col(c));
+    ltdl<S>(d.LA, dense);
+    for (int c = 0; c < n; ++c) d.G.col(c) = ltdl_solve<S>(d.LA, dense, VecX<S>(d.W.row(c).transpose()));
+    const VecX<S> free = impulse ? d.sys.b : VecX<S>(ltdl_solve<S>(d.sys.LD, lambda, d.sys.b));
+    d.lambda = ltdl_solve<S>(d.LA, dense, VecX<S>(-(J * free + d.sys.k)));  // an impact: −A⁻¹ J q̇
+    d.qdd = free + d.W * d.lambda;
     return d;
 }
 
@@ -131,7 +114,8 @@ std::vector<MatX<S>> contact_kkt_sides(const Model& model, const std::vector<Hel
     return sides;
 }
 
-// The whole: 𝒦⁻¹ and the sides, and −𝒦⁻¹ [R; M] for each.
+// The whole: along q and q̇ (an impact: q), Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M), ∂q̈ = W ∂λ − Y; along τ,
+// K = H⁻¹ − W G and −G; an impact's along q̇, 1 − Gᵀ J and −A⁻¹ J.
 template <class S> struct ContactDerivatives {
     MatX<S> dqdd_dq, dqdd_dqd, dqdd_dtau;           // NV x NV (an impact: ∂q̇⁺/∂q, ∂q̇⁺/∂q̇, no dtau)
     MatX<S> dlambda_dq, dlambda_dqd, dlambda_dtau;  // m x NV
@@ -141,23 +125,37 @@ ContactDerivatives<S> contact_dynamics_derivatives(const Model& model, const std
                                                    const VecX<S>& qd, const VecX<S>& tau, const Vec3<S>& gravity,
                                                    const VecX<S>& errors, bool impulse) {
     const int n = model.nv;
-    const ContactKkt<S> kkt = contact_kkt<S>(model, held, q, qd, tau, gravity, errors, impulse);
+    const ContactKkt<S> kkt = contact_kkt<S>(model, contact_system<S>(model, held, q, qd, tau, gravity, errors, impulse), impulse);
     const std::vector<MatX<S>> sides = contact_kkt_sides<S>(model, held, q, qd, kkt.qdd, kkt.lambda, gravity, impulse);
     const int m = static_cast<int>(kkt.lambda.size());
-    std::vector<MatX<S>> along;
-    for (const MatX<S>& X : sides) along.push_back(-(kkt.Kinv * X));
-    along.push_back(kkt.along);
+    const std::vector<int> lambda = expanded_parent(model), dense = dense_parent(m);
+    const MatX<S>& J = kkt.sys.J;
+    std::vector<MatX<S>> dqdd, dlambda;
+    for (const MatX<S>& X : sides) {
+        MatX<S> Y(n, n), T(m, n);
+        for (int c = 0; c < n; ++c) Y.col(c) = ltdl_solve<S>(kkt.sys.LD, lambda, VecX<S>(X.col(c).head(n)));
+        const MatX<S> JY = J * Y;
+        for (int c = 0; c < n; ++c) T.col(c) = ltdl_solve<S>(kkt.LA, dense, VecX<S>(JY.col(c) - X.col(c).tail(m)));
+        dqdd.push_back(kkt.W * T - Y), dlambda.push_back(T);
+    }
+    if (impulse) {
+        MatX<S> AJ(m, n);
+        for (int c = 0; c < n; ++c) AJ.col(c) = ltdl_solve<S>(kkt.LA, dense, VecX<S>(J.col(c)));
+        dqdd.push_back(MatX<S>::Identity(n, n) - kkt.G.transpose() * J), dlambda.push_back(-AJ);
+    } else {
+        dqdd.push_back(ltdl_inverse<S>(kkt.sys.LD, lambda) - kkt.W * kkt.G), dlambda.push_back(-kkt.G);
+    }
     ContactDerivatives<S> d;
-    d.dqdd_dq = along[0].topRows(n), d.dlambda_dq = along[0].bottomRows(m);
-    d.dqdd_dqd = along[1].topRows(n), d.dlambda_dqd = along[1].bottomRows(m);
-    if (!impulse) d.dqdd_dtau = along[2].topRows(n), d.dlambda_dtau = along[2].bottomRows(m);
+    d.dqdd_dq = dqdd[0], d.dlambda_dq = dlambda[0];
+    d.dqdd_dqd = dqdd[1], d.dlambda_dqd = dlambda[1];
+    if (!impulse) d.dqdd_dtau = dqdd[2], d.dlambda_dtau = dlambda[2];
     return d;
 }
 
 // Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
-#define RBDGEN_CONTACT_KKT(S) ContactKkt<S> contact_kkt(const Model&, const std::vector<HeldFrame>&, const VecX<S>&, \
+#define RBDGEN_CONTACT_SYSTEM(S) ContactSystem<S> contact_system(const Model&, const std::vector<HeldFrame>&, const VecX<S>&, \
     const VecX<S>&, const VecX<S>&, const Vec3<S>&, const VecX<S>&, bool)
-RBDGEN_COMPILED_ONCE(RBDGEN_CONTACT_KKT)
+RBDGEN_COMPILED_ONCE(RBDGEN_CONTACT_SYSTEM)
 #define RBDGEN_CONTACT_KKT_SIDES(S) std::vector<MatX<S>> contact_kkt_sides(const Model&, const std::vector<HeldFrame>&, \
     const VecX<S>&, const VecX<S>&, const VecX<S>&, const VecX<S>&, const Vec3<S>&, bool)
 RBDGEN_COMPILED_ONCE(RBDGEN_CONTACT_KKT_SIDES)

@@ -85,11 +85,11 @@ struct KernelSpec {
     // written into its third output, and q̈), `tail` as Derivatives does, and the products of H⁻¹ with
     // the tail's outputs as loops over whole rows.
     // Kkt, a contact problem's derivatives (algorithms/contact_dynamics_derivatives.hpp), runs `head` (the
-    // kernel's inputs to the KKT system's inverse Kinv, q̈ (named qdd) and λ (named lambda), then its
-    // outputs along τ or, an impact, q̇, by name), `tail` (q, qd, qdd, lambda and gravity to the right-hand
-    // sides [R; M] along q and q̇, one output each) and the products −Kinv [R; M] as loops over whole rows
-    // into the kernel's outputs: the i-th side's into output i (the joint rows) and the one after the
-    // joint outputs (the wrench rows).
+    // kernel's inputs to H's factors LD, J, τ − C or an impact's q̇ and k, its four outputs), the dense
+    // steps as loops over whole rows (W, A, G, q̈ and λ), `tail` (q, qd, qdd, lambda and gravity to the
+    // right-hand sides [R; M] along q and q̇, one output each) and their solves as loops into the kernel's
+    // outputs: the i-th side's into output i (the joint rows) and the one after the joint outputs (the
+    // wrench rows); the last of each along τ or, an impact, q̇ (emit/ltdl_loops.cpp kkt_loops).
     enum class LtdlLoops { None, Factor, Solve, FactorAndSolve, Derivatives, DerivativePairs, DerivativesArticulated, Kkt };
     LtdlLoops ltdl_loops = LtdlLoops::None;
     std::shared_ptr<const KernelSpec> head, tail;

@@ -59,31 +59,57 @@ std::string column_tables(const LtdlRows& rows, const std::string& index, const 
 }  // namespace
 
 namespace {
-long row_width(const Model& model, int lanes) {  // a row of NV numbers: NV / lanes statements, the rest by halves (rbdgen_row)
+long row_width(int columns, int lanes) {  // a row of that many numbers: columns / lanes statements, the rest by halves (rbdgen_row)
     long width = 0;
-    for (int w = lanes, rest = model.nv; w >= 1; rest %= w, w /= 2) width += rest / w;
+    for (int w = lanes, rest = columns; w >= 1; rest %= w, w /= 2) width += rest / w;
     return width;
 }
-// A contact problem's derivatives: its KKT system's size (NV + the contacts' rows) and the products.
+long row_width(const Model& model, int lanes) { return row_width(model.nv, lanes); }
+// A contact problem's derivatives: its contacts' rows (J's) and the number of sides [R; M] (2, an impact 1).
 struct KktShape {
-    int r = 0, products = 0;
+    int m = 0, sides = 0;
 };
 KktShape kkt_shape(const Model& model, const KernelSpec& spec) {
-    return {spec.head->outputs[0].n_rows(model), static_cast<int>(spec.tail->outputs.size())};
+    return {spec.head->outputs[1].n_rows(model), static_cast<int>(spec.tail->outputs.size())};
+}
+// rbdgen_ltdl's operations on rows of d entries each (the factors of LTDL's row k, d its length)
+void add_ltdl(sym::OpCounts& n, long d, bool keep_divisions) {
+    const bool reciprocal = !keep_divisions && d > 2;
+    n.div += reciprocal ? 1 : d - 1;
+    n.mul += (reciprocal ? d - 1 : 0) + d * (d - 1) / 2;
+    n.add += d * (d - 1) / 2;
 }
 }  // namespace
 
 sym::OpCounts ltdl_loop_ops(const Model& model, const KernelSpec& spec, bool keep_divisions, int lanes) {
     if (spec.ltdl_loops != Loops::Kkt) return ltdl_loop_ops(model, spec.ltdl_loops, keep_divisions, lanes);
-    // rbdgen_kkt_product: r² row updates a product; rbdgen_constrained_inverse: NV m; H⁻¹ from the
-    // identity by rbdgen_ltdl_solve_rows: 2 (nnz(L) − NV) row updates and NV scalings
+    // The loops of ltdl_loop_function's Kkt, in its order: a solve with L of M columns costs 2 nnz(L)
+    // row updates and a row scaling a row (a division each); a product of P (a x b) a b row updates
     const KktShape kkt = kkt_shape(model, spec);
-    const LtdlRows rows = ltdl_rows(expanded_parent(model));
-    const long width = row_width(model, lanes), nv = model.nv, m = kkt.r - nv, offdiagonal = static_cast<long>(rows.col.size()) - nv;
-    sym::OpCounts n;
-    n.mul = n.add = (static_cast<long>(kkt.products) * kkt.r * kkt.r + nv * m + 2 * offdiagonal) * width;
-    n.mul += nv * width, n.div += nv;
-    return n;
+    const long n = model.nv, m = kkt.m, offH = static_cast<long>(ltdl_rows(expanded_parent(model)).col.size()) - n, offA = m * (m - 1) / 2;
+    const long wm = row_width(kkt.m, lanes), wn = row_width(model, lanes);
+    const bool impulse = kkt.sides == 1;
+    sym::OpCounts c;
+    const auto updates = [&c](long rows, long width) { c.mul += rows * width, c.add += rows * width; };
+    const auto solve_rows = [&](long off, long rows, long width) { updates(2 * off, width), c.mul += rows * width, c.div += rows; };
+    if (!impulse) updates(2 * offH, 1), c.div += n;                // q̈_free = H⁻¹ (τ − C)
+    solve_rows(offH, n, wm);                                       // W = H⁻¹ Jᵀ
+    updates(m * n, wm);                                            // A = J W
+    for (long k = 0; k < m; ++k) add_ltdl(c, k + 1, keep_divisions);  // its factors
+    solve_rows(offA, m, wn);                                       // G = A⁻¹ Wᵀ
+    updates(m * n + 2 * offA + n * m, 1), c.add += m, c.div += m;  // λ and q̈
+    for (int t = 0; t < kkt.sides; ++t) {                          // Y = H⁻¹ R, M − J Y, ∂λ, ∂q̈ = W ∂λ − Y
+        solve_rows(offH, n, wn), updates(m * n, wn), solve_rows(offA, m, wn), updates(n * m, wn);
+        c.mul += n * wn;
+    }
+    if (impulse) {  // 1 − Gᵀ J, −A⁻¹ J
+        updates(n * m, wn), c.add += n;
+        solve_rows(offA, m, wn);
+    } else {  // H⁻¹ from the identity, K = H⁻¹ − W G, −G
+        solve_rows(offH, n, wn), updates(n * m, wn);
+        c.add += m * n;
+    }
+    return c;
 }
 
 sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions, int lanes) {
@@ -110,20 +136,96 @@ sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions
     if (columns) n.div += 3L * model.nv, n.mul += columns * model.nv;  // each row scaled by its reciprocal
     for (int k = 0; k < model.nv; ++k) {
         const long d = rows.off[k + 1] - rows.off[k];
-        if (loops != Loops::Solve) {  // rbdgen_ltdl's row k
-            const bool reciprocal = !keep_divisions && d > 2;
-            n.div += reciprocal ? 1 : d - 1;
-            n.mul += (reciprocal ? d - 1 : 0) + d * (d - 1) / 2;
-            n.add += d * (d - 1) / 2;
-        }
+        if (loops != Loops::Solve) add_ltdl(n, d, keep_divisions);  // rbdgen_ltdl's row k
         if (loops != Loops::Factor) n.mul += (1 + columns) * 2 * (d - 1), n.add += (1 + columns) * 2 * (d - 1), n.div += 1;  // the solves
     }
     return n;
 }
 
+namespace {
+// A contact problem's derivatives (algorithms/contact_dynamics_derivatives.hpp): the head (H's factors
+// LD, J, τ − C or q̇ in qdd, k), then as loops over whole rows W = H⁻¹ Jᵀ, A = J W and its factors LA
+// (dense: LTDL's tables of a chain), G = A⁻¹ Wᵀ, q̈ and λ; the tail's sides [R; M]; for each
+// Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M), ∂q̈ = W ∂λ − Y in the outputs' room; along τ K = H⁻¹ − W G and −G,
+// an impact's along q̇ 1 − Gᵀ J and −A⁻¹ J.
+LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head, const LoopPart& tail, const EmitOptions& options,
+                       const std::string& prefix, bool keep_divisions) {
+    const LtdlRows rows = ltdl_rows(expanded_parent(model));
+    const KktShape kkt = kkt_shape(model, *k.spec);
+    const int n = model.nv, m = kkt.m, r = n + m, nnz = static_cast<int>(rows.col.size());
+    const LtdlRows arows = ltdl_rows(dense_parent(m));
+    const int annz = static_cast<int>(arows.col.size());
+    std::vector<int> aat(annz);  // entry e of A's rows at row-major m x m
+    for (int i = 0; i < m; ++i)
+        for (int e = arows.off[i]; e < arows.off[i + 1]; ++e) aat[e] = i * m + arows.col[e];
+    const std::string index = std::max(n, m) * std::max(n, m) < 65536 ? "unsigned short" : "int";
+    const std::string type = options.batch ? "Batch" : "Scalar";
+    const bool sc = options.precomputed_trig, impulse = kkt.sides == 1;
+    const int joint_outputs = static_cast<int>(k.outputs.size()) / 2;
+    const auto out = [&k](int i) { return k.outputs[i].name; };
+    const auto solve_rows = [&](bool of_A, int columns, const std::string& X, int s) {  // X = s H⁻¹ X (of_A: s A⁻¹ X)
+        const std::string t = prefix + (of_A ? "A" : "");
+        return fmt::format("    rbdgen_ltdl_solve_rows<{}, {}, {}>({}, {}off, {}col, {}coff, {}cent, {}crow, {}, {}, {});\n", type, index, columns,
+                           of_A ? "LA" : "LD", t, t, t, t, t, of_A ? m : n, X, s);
+    };
+    const auto product = [&](int a, int b, int columns, int keep, int sign, const std::string& P, const std::string& X, const std::string& Y) {
+        return fmt::format("    rbdgen_product<{}, {}, {}, {}, {}, {}>({}, {}, {});\n", type, a, b, columns, keep, sign, P, X, Y);
+    };
+    const auto copy = [&type](long size, const std::string& from, const std::string& to, bool negated = false) {
+        const std::string x = from.find(' ') == std::string::npos ? from : "(" + from + ")";
+        return fmt::format("    for (int e = 0; e < {}; ++e) {}[e] = {}{}[e];\n", size, to, negated ? type + "{} - " : "", x);
+    };
+    const std::string nil = fmt::format("static_cast<const {}*>(nullptr)", index);
+    std::string tail_outputs;
+    for (int t = 0; t < kkt.sides; ++t) tail_outputs += (t ? ", X + " + std::to_string(t * r * n) : std::string("X"));
+    LoopFunction f;
+    f.definitions = "// LTDL's rows (rbdgen_ltdl in rbdgen_runtime.hpp): row k is entries off[k] to off[k + 1] - 1, a row its diagonal and then "
+                    "its ancestors\n" + int_table(index, prefix + "off", rows.off) + int_table(index, prefix + "col", rows.col) +
+                    column_tables(rows, index, prefix) + "// the same of A = J H^-1 J^T (dense), and where each entry is in A row-major\n" +
+                    int_table(index, prefix + "Aoff", arows.off) + int_table(index, prefix + "Acol", arows.col) +
+                    column_tables(arows, index, prefix + "A") + int_table(index, prefix + "Aat", aat) +
+                    part_function(prefix + "head", head, options) + part_function(prefix + "tail", tail, options);
+    f.body = fmt::format("    {} LD[{}], J[{}], qdd[{}], k[{}], W[{}], A[{}], LA[{}], G[{}], lambda[{}], X[{}];  // H's factors, J, q̈, k, "
+                         "H^-1 J^T, J W and its factors, A^-1 W^T, λ, the sides [R; M]\n", type, nnz, m * n, n, m, n * m, m * m, annz, m * n, m,
+                         kkt.sides * r * n) +
+             call(prefix + "head", *head.kernel, sc, "LD, J, qdd, k") + "\n";
+    if (!impulse) f.body += fmt::format("    rbdgen_ltdl_solve<{}, {}, true>(LD, {}off, {}col, {}, {}, qdd);  // q̈ free = H^-1 (τ − C)\n", type, index,
+                                        prefix, prefix, nil, n);
+    f.body += fmt::format("    rbdgen_transpose<{}, {}, {}>(J, W, 1);\n", type, m, n) + solve_rows(false, m, "W", 1) +
+              product(m, n, m, 0, 1, "J", "W", "A") + fmt::format("    for (int e = 0; e < {}; ++e) LA[e] = A[{}Aat[e]];\n", annz, prefix) +
+              fmt::format("    rbdgen_ltdl<{}, {}, {}, true>(LA, {}Aoff, {}Acol, {}, {});\n", type, index, keep_divisions ? "false" : "true", prefix,
+                          prefix, nil, m) +
+              fmt::format("    rbdgen_transpose<{}, {}, {}>(W, G, 1);\n", type, n, m) + solve_rows(true, n, "G", 1) +
+              fmt::format("    for (int c = 0; c < {}; ++c) {{  // λ = −A^-1 (J q̈ free + k), q̈ = q̈ free + W λ\n"
+                          "        {} s = k[c];\n        for (int i = 0; i < {}; ++i) s = s + J[c * {} + i] * qdd[i];\n"
+                          "        lambda[c] = {}{{}} - s;\n    }}\n", m, type, n, n, type) +
+              fmt::format("    rbdgen_ltdl_solve<{}, {}, true>(LA, {}Aoff, {}Acol, {}, {}, lambda);\n", type, index, prefix, prefix, nil, m) +
+              fmt::format("    for (int i = 0; i < {}; ++i)\n        for (int c = 0; c < {}; ++c) qdd[i] = qdd[i] + W[i * {} + c] * lambda[c];\n",
+                          n, m, m) +
+              call(prefix + "tail", *tail.kernel, sc, tail_outputs) + "\n";
+    for (int t = 0; t < kkt.sides; ++t) {  // Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M), ∂q̈ = W ∂λ − Y
+        const std::string X = "X + " + std::to_string(t * r * n), dq = out(t), dl = out(joint_outputs + t);
+        f.body += copy(n * n, X, dq) + solve_rows(false, n, dq, 1) + copy(m * n, "X + " + std::to_string(t * r * n + n * n), dl) +
+                  product(m, n, n, 1, -1, "J", dq, dl) + solve_rows(true, n, dl, -1) + product(n, m, n, -1, 1, "W", dl, dq);
+    }
+    const std::string dq = out(joint_outputs - 1), dl = out(2 * joint_outputs - 1);
+    if (impulse) {  // 1 − Gᵀ J and −A⁻¹ J (W's room for Gᵀ)
+        f.body += fmt::format("    rbdgen_transpose<{}, {}, {}>(G, W, 1);\n", type, m, n) + product(n, m, n, 0, -1, "W", "J", dq) +
+                  fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {}] = {}[i * {}] + 1;\n", n, dq, n + 1, dq, n + 1) + copy(m * n, "J", dl) +
+                  solve_rows(true, n, dl, -1);
+    } else {  // K = H⁻¹ − W G (H⁻¹ from the identity) and −G
+        f.body += fmt::format("    for (int e = 0; e < {}; ++e) {}[e] = {}{{}};\n", n * n, dq, type) +
+                  fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {}] = {}{{}} + 1;\n", n, dq, n + 1, type) + solve_rows(false, n, dq, 1) +
+                  product(n, m, n, 1, -1, "W", "G", dq) + copy(m * n, "G", dl, true);
+    }
+    return f;
+}
+}  // namespace
+
 LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopPart& head, const LoopPart& tail,
                                 const EmitOptions& options, const std::string& prefix, bool keep_divisions) {
     const Loops loops = k.spec->ltdl_loops;
+    if (loops == Loops::Kkt) return kkt_loops(model, k, head, tail, options, prefix, keep_divisions);
     const LtdlRows rows = ltdl_rows(expanded_parent(model));
     const int n = model.nv, nnz = static_cast<int>(rows.col.size());
     // LTDL works on an array of just the rows, contiguous: ltdl copies them in and out of its dense
@@ -135,37 +237,6 @@ LoopFunction ltdl_loop_function(const Model& model, const Kernel& k, const LoopP
     const std::string index = n * n < 65536 ? "unsigned short" : "int";
     const std::string type = options.batch ? "Batch" : "Scalar";
     LoopFunction f;
-    if (loops == Loops::Kkt) {  // the head; K = H⁻¹ − W G; the tail's sides [R; M]; −Kinv times each
-        const bool sc = options.precomputed_trig;
-        const KktShape kkt = kkt_shape(model, *k.spec);
-        const int m = kkt.r - n, joint_outputs = static_cast<int>(k.outputs.size()) / 2;
-        const bool impulse = kkt.products == 1;
-        std::string head_outputs = "Kinv, LD, W, G, qdd, lambda", tail_outputs;
-        for (size_t o = 6; o < head.kernel->outputs.size(); ++o) head_outputs += ", " + head.kernel->outputs[o].name;
-        for (int t = 0; t < kkt.products; ++t) tail_outputs += (t ? ", X + " + std::to_string(t * kkt.r * n) : std::string("X"));
-        f.definitions = "// LTDL's rows (rbdgen_ltdl in rbdgen_runtime.hpp): row k is entries off[k] to off[k + 1] - 1, a row its diagonal and then "
-                        "its ancestors\n" + int_table(index, prefix + "off", rows.off) + int_table(index, prefix + "col", rows.col) +
-                        column_tables(rows, index, prefix) + part_function(prefix + "head", head, options) + part_function(prefix + "tail", tail, options);
-        f.body = fmt::format("    {} Kinv[{}], LD[{}], W[{}], G[{}], qdd[{}], lambda[{}], X[{}];  // the KKT system's inverse, H's factors, "
-                             "H^-1 J^T, A^-1 W^T, q̈, λ, the sides [R; M]\n", type, kkt.r * kkt.r, nnz, n * m, m * n, n, m, kkt.products * kkt.r * n) +
-                 call(prefix + "head", *head.kernel, sc, head_outputs) + "\n";
-        // K = H⁻¹ − W G (H⁻¹ from the identity, in ∂q̈/∂τ's room; an impact's in Hinv), then ∂q̈/∂τ = K
-        const std::string Hinv = impulse ? "Hinv" : k.outputs[joint_outputs - 1].name;
-        if (impulse) f.body += fmt::format("    {} Hinv[{}];\n", type, n * n);
-        f.body += fmt::format("    for (int e = 0; e < {}; ++e) {}[e] = {}{{}};\n", n * n, Hinv, type) +
-                  fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {}] = {}{{}} + 1;\n", n, Hinv, n + 1, type) +
-                  fmt::format("    rbdgen_ltdl_solve_rows<{}, {}, {}>(LD, {}off, {}col, {}coff, {}cent, {}crow, {}, {}, 1);  // H^-1\n", type, index,
-                              n, prefix, prefix, prefix, prefix, prefix, n, Hinv) +
-                  fmt::format("    rbdgen_constrained_inverse<{}, {}, {}, {}>({}, W, G, Kinv);\n", type, n, m, kkt.r, Hinv);
-        if (!impulse)
-            f.body += fmt::format("    for (int i = 0; i < {}; ++i)\n        for (int j = 0; j < {}; ++j) {}[i * {} + j] = Kinv[i * {} + j];\n", n, n,
-                                  Hinv, n, kkt.r);
-        f.body += call(prefix + "tail", *tail.kernel, sc, tail_outputs) + "\n";
-        for (int t = 0; t < kkt.products; ++t)
-            f.body += fmt::format("    rbdgen_kkt_product<{}, {}, {}>(Kinv, X + {}, {}, {});\n", type, kkt.r, n, t * kkt.r * n, k.outputs[t].name,
-                                  k.outputs[joint_outputs + t].name);
-        return f;
-    }
     if (loops == Loops::DerivativesArticulated) {  // H⁻¹ and q̈, ∂τ/∂q and ∂τ/∂q̇ at q̈, then −H⁻¹ times each
         const bool sc = options.precomputed_trig;
         const std::string& dq = k.outputs[0].name, &dqd = k.outputs[1].name, &dtau = k.outputs[2].name;

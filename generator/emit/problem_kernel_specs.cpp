@@ -133,43 +133,34 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
                 return std::vector{row_major(d.dqdd_dq), row_major(d.dqdd_dqd), row_major(d.dqdd_dtau),
                                    row_major(d.dlambda_dq), row_major(d.dlambda_dqd), row_major(d.dlambda_dtau)};
             });
-        derivatives.method = "kkt: the KKT system's implicit derivative: its inverse from H's LTDL factors and J H^-1 J^T, times the "
+        derivatives.method = "kkt: the KKT system's implicit derivative: H's LTDL factors, J H^-1 J^T's, and solves with them of the "
                              "right-hand sides of rnea_derivatives and the contacts' motion derivatives";
-        // Emitted as its head (the KKT system's inverse, q̈, λ, the outputs along τ or an impact's q̇), its tail
-        // (the sides [R; M]) and the products as loops (KernelSpec::LtdlLoops::Kkt)
+        // Emitted as its head (H's factors, J, tau - C and k, traced), the dense steps as loops, its tail (the
+        // sides [R; M], traced) and their solves as loops (KernelSpec::LtdlLoops::Kkt)
         const long r = static_cast<long>(a.problem.wanted.size());  // NV + the wrenches' rows
-        const int rows = static_cast<int>(r), contact_rows = static_cast<int>(held_rows(a.problem.held));
-        std::vector<ArraySpec> head_outputs{
-            {"Kinv", "the KKT system's inverse, row-major, but K (its first NV rows' first NV columns: zero here)",
-             [rows](const Model&) { return rows; }, [rows](const Model&) { return rows; }, ArrayLayout::RowMajor},
+        const int contact_rows = static_cast<int>(held_rows(a.problem.held));
+        const ArraySpec qdd{"qdd", impulse ? "the joint velocities after the impact" : "joint accelerations", nv};
+        const ArraySpec lambda = sized("lambda", "the wrenches", contact_rows);
+        const std::vector<ArraySpec> head_outputs{
             {"LD", "H's LTDL factors, LTDL's rows (algorithms/ltdl.hpp ltdl_rows)", ltdl_nonzeros},
-            {"W", "H^-1 J^T, row-major", nv, [contact_rows](const Model&) { return contact_rows; }, ArrayLayout::RowMajor},
-            {"G", "A^-1 W^T, row-major", [contact_rows](const Model&) { return contact_rows; }, nv, ArrayLayout::RowMajor},
-            {"qdd", impulse ? "the joint velocities after the impact" : "joint accelerations", nv},
-            sized("lambda", "the wrenches", contact_rows)};
-        // the outputs the head writes: along tau the wrenches' (K the loops'), an impact's along qd
-        if (impulse) head_outputs.push_back(outputs[1]);
-        head_outputs.push_back(outputs[outputs.size() - 1]);
+            {"J", "the held rows of the frames' Jacobians, row-major", [contact_rows](const Model&) { return contact_rows; }, nv, ArrayLayout::RowMajor},
+            {"qdd", impulse ? "the joint velocities before the impact" : "tau - C", nv},
+            sized("k", impulse ? "zero" : "the held motion at zero joint accelerations", contact_rows)};
         derivatives.ltdl_loops = KernelSpec::LtdlLoops::Kkt;
-        derivatives.head = std::make_shared<const KernelSpec>(spec(p + "_derivatives_head", "The KKT system's inverse of " + p + " but K, "
-            "H's factors, W, G, q̈, λ and the derivatives along " + (impulse ? "qd." : "tau of the wrenches."), problem_inputs(a.problem),
-            head_outputs, [analysis](const Model& m, const auto& x) {
+        derivatives.head = std::make_shared<const KernelSpec>(spec(p + "_derivatives_head", "The KKT system of " + p + ": H's factors, J, " +
+            (impulse ? "qd" : "tau - C") + " and k.", problem_inputs(a.problem), head_outputs, [analysis](const Model& m, const auto& x) {
                 using S = ScalarOf<std::decay_t<decltype(x)>>;
                 const Problem& pr = analysis->problem;
                 const ProblemArrays<S> in = problem_arrays(x);
                 const auto [tau, errors] = held_inputs(m, pr, in);
-                ContactKkt<S> kkt = contact_kkt<S>(m, pr.held, in.q, in.qd, tau, in.gravity, errors, pr.impulse);
-                kkt.Kinv.topLeftCorner(m.nv, m.nv).setZero();
+                const ContactSystem<S> sys = contact_system<S>(m, pr.held, in.q, in.qd, tau, in.gravity, errors, pr.impulse);
                 const LtdlRows rows = ltdl_rows(expanded_parent(m));
                 VecX<S> LD(rows.col.size());
                 for (int i = 0; i < m.nv; ++i)
-                    for (int e = rows.off[i]; e < rows.off[i + 1]; ++e) LD[e] = kkt.LD(i, rows.col[e]);
-                std::vector<VecX<S>> out{row_major(kkt.Kinv), LD, row_major(kkt.W), row_major(kkt.G), kkt.qdd, kkt.lambda};
-                if (pr.impulse) out.push_back(row_major(MatX<S>(kkt.along.topRows(m.nv))));
-                out.push_back(row_major(MatX<S>(kkt.along.bottomRows(kkt.lambda.size()))));
-                return out;
+                    for (int e = rows.off[i]; e < rows.off[i + 1]; ++e) LD[e] = sys.LD(i, rows.col[e]);
+                return std::vector<VecX<S>>{LD, row_major(sys.J), sys.b, sys.k};
             }));
-        std::vector<ArraySpec> tail_inputs{q_in(), qd_in(), head_outputs[4], head_outputs[5], gravity_in()}, sides;
+        std::vector<ArraySpec> tail_inputs{q_in(), qd_in(), qdd, lambda, gravity_in()}, sides;
         for (const char* along_x : impulse ? std::vector{"q"} : std::vector{"q", "qd"})
             sides.push_back({std::string("X") + along_x, std::string("[dID/d") + along_x + "; dm/d" + along_x + "], row-major",
                              [r](const Model&) { return static_cast<int>(r); }, nv, ArrayLayout::RowMajor});

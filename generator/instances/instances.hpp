@@ -47,7 +47,7 @@
     template RBDGEN_INTEGRATE(S);                   \
     template RBDGEN_INTEGRATE_JACOBIANS(S);         \
     template RBDGEN_CONTACT_DYNAMICS_DERIVATIVES(S); \
-    template RBDGEN_CONTACT_KKT(S);                 \
+    template RBDGEN_CONTACT_SYSTEM(S);              \
     template RBDGEN_CONTACT_KKT_SIDES(S);           \
     template RBDGEN_CORIOLIS(S);                    \
     template RBDGEN_CORNEA(S);                      \
