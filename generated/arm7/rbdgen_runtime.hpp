@@ -441,7 +441,7 @@ template <class T, int M> struct rbdgen_row : rbdgen_row_scalar<T, M> {};
 template <int L, int M> struct rbdgen_row_lanes {
     typedef double V __attribute__((vector_size(L * 8), aligned(8), may_alias));
     enum { K = M / L };
-    V x[K ? K : 1];
+    V x[K > 0 ? K : 1];
     rbdgen_row_lanes<L / 2, M - K * L> rest;
     inline RBDGEN_INLINE void clear() noexcept {
 #pragma GCC unroll 16
@@ -530,78 +530,59 @@ static inline RBDGEN_INLINE void rbdgen_ltdl_solve_rows(const T* RBDGEN_RESTRICT
     rbdgen_solve_slices<T, I, M> f{A, off, col, coff, cent, crow, n, X, s};
     rbdgen_column_slices<M>::each(f);
 }
-// The product −P X, P r x r and X r x M, row-major: rows 0 to n − 1 into Y, the rest into Z; rows i held
-// (rbdgen_row, a slice at a time) while P_ik times row k of X is subtracted from them. Four rows at a
-// time: each row's updates wait on its previous one (a multiply-add's latency), four rows' do not on
-// each other, and they read row k of X once (the floating humanoid's contact derivatives, AVX-512:
-// their two products 6.8 → 5.5 µs).
+// Y = Keep Y + Sign P X, P rows x inner and X inner x M, row-major, Keep 0, 1 or −1 and Sign 1 or −1 (Y
+// is not X): rows i of Y held (rbdgen_row, a slice at a time) while P_ik times row k of X is added to
+// them. Four rows at a time: each row's updates wait on its previous one (a multiply-add's latency),
+// four rows' do not on each other, and they read row k of X once (the floating humanoid's contact
+// derivatives, AVX-512: their two products 6.8 → 5.5 µs).
 namespace {
-template <class T, int r, int n, int M> struct rbdgen_product_slices {
+template <class T, int rows, int inner, int M, int Keep, int Sign> struct rbdgen_product_slices {
     const T* RBDGEN_RESTRICT P;
     const T* RBDGEN_RESTRICT X;
     T* RBDGEN_RESTRICT Y;
-    T* RBDGEN_RESTRICT Z;
-    inline RBDGEN_INLINE T* row(int i) const noexcept { return i < n ? Y + i * M : Z + (i - n) * M; }
+    template <int B> static inline RBDGEN_INLINE void start(rbdgen_row<T, B>& y, const T* RBDGEN_RESTRICT at) noexcept {
+        if (Keep == 0) y.clear();
+        else y.load(at);
+        if (Keep == -1) y.scale(T{} - 1);
+    }
+    static inline RBDGEN_INLINE T weight(T p) noexcept { return Sign == 1 ? T{} - p : p; }  // rbdgen_row's axpy subtracts
     template <int C0, int B> inline RBDGEN_INLINE void slice() noexcept {
-        int i = 0;
-        for (; i + 4 <= r; i += 4) {
+        for (int i = 0; i < rows / 4 * 4; i += 4) {
             rbdgen_row<T, B> y0, y1, y2, y3;
-            y0.clear(), y1.clear(), y2.clear(), y3.clear();
-            for (int k = 0; k < r; ++k) {
+            start(y0, Y + i * M + C0), start(y1, Y + (i + 1) * M + C0), start(y2, Y + (i + 2) * M + C0), start(y3, Y + (i + 3) * M + C0);
+            for (int k = 0; k < inner; ++k) {
                 const T* RBDGEN_RESTRICT x = X + k * M + C0;
-                y0.axpy(P[i * r + k], x), y1.axpy(P[(i + 1) * r + k], x), y2.axpy(P[(i + 2) * r + k], x), y3.axpy(P[(i + 3) * r + k], x);
+                y0.axpy(weight(P[i * inner + k]), x), y1.axpy(weight(P[(i + 1) * inner + k]), x);
+                y2.axpy(weight(P[(i + 2) * inner + k]), x), y3.axpy(weight(P[(i + 3) * inner + k]), x);
             }
-            y0.store(row(i) + C0), y1.store(row(i + 1) + C0), y2.store(row(i + 2) + C0), y3.store(row(i + 3) + C0);
+            y0.store(Y + i * M + C0), y1.store(Y + (i + 1) * M + C0), y2.store(Y + (i + 2) * M + C0), y3.store(Y + (i + 3) * M + C0);
         }
-        for (; i < r; ++i) {
+        for (int i = rows / 4 * 4; i < rows; ++i) {  // the rest (a constant start: no warning of g++'s on an empty loop)
             rbdgen_row<T, B> y;
-            y.clear();
-            for (int k = 0; k < r; ++k) y.axpy(P[i * r + k], X + k * M + C0);
-            y.store(row(i) + C0);
+            start(y, Y + i * M + C0);
+            for (int k = 0; k < inner; ++k) y.axpy(weight(P[i * inner + k]), X + k * M + C0);
+            y.store(Y + i * M + C0);
         }
     }
 };
 }  // namespace
+template <class T, int rows, int inner, int M, int Keep, int Sign>
+static inline RBDGEN_INLINE void rbdgen_product(const T* RBDGEN_RESTRICT P, const T* RBDGEN_RESTRICT X, T* RBDGEN_RESTRICT Y) noexcept {
+    rbdgen_product_slices<T, rows, inner, M, Keep, Sign> f{P, X, Y};
+    rbdgen_column_slices<M>::each(f);
+}
 // Y = −H⁻¹ Y for Y n x n, row-major, in place (aba_derivatives by the articulated-body algorithm:
 // −H⁻¹ ∂τ/∂q and −H⁻¹ ∂τ/∂q̇), X n x n room for Y's copy.
 template <class T, int n>
 static inline RBDGEN_INLINE void rbdgen_negated_product(const T* RBDGEN_RESTRICT Hinv, T* RBDGEN_RESTRICT Y, T* RBDGEN_RESTRICT X) noexcept {
     for (int e = 0; e < n * n; ++e) X[e] = Y[e];
-    rbdgen_product_slices<T, n, n, n> f{Hinv, X, Y, nullptr};
-    rbdgen_column_slices<n>::each(f);
+    rbdgen_product<T, n, n, n, 0, -1>(Hinv, X, Y);
 }
-// The constrained inverse K = H⁻¹ − W G into the first n rows and columns of Kinv (r x r, row-major), H⁻¹
-// n x n, W n x m and G m x n: row i of H⁻¹ held (rbdgen_row, a slice at a time) while W_ik times row k of
-// G is subtracted from it.
-namespace {
-template <class T, int n, int m, int r> struct rbdgen_constrained_inverse_slices {
-    const T* RBDGEN_RESTRICT Hinv;
-    const T* RBDGEN_RESTRICT W;
-    const T* RBDGEN_RESTRICT G;
-    T* RBDGEN_RESTRICT Kinv;
-    template <int C0, int B> inline RBDGEN_INLINE void slice() noexcept {
-        for (int i = 0; i < n; ++i) {
-            rbdgen_row<T, B> x;
-            x.load(Hinv + i * n + C0);
-            for (int k = 0; k < m; ++k) x.axpy(W[i * m + k], G + k * n + C0);
-            x.store(Kinv + i * r + C0);
-        }
-    }
-};
-}  // namespace
-template <class T, int n, int m, int r>
-static inline RBDGEN_INLINE void rbdgen_constrained_inverse(const T* RBDGEN_RESTRICT Hinv, const T* RBDGEN_RESTRICT W, const T* RBDGEN_RESTRICT G,
-                                                            T* RBDGEN_RESTRICT Kinv) noexcept {
-    rbdgen_constrained_inverse_slices<T, n, m, r> f{Hinv, W, G, Kinv};
-    rbdgen_column_slices<n>::each(f);
-}
-// [Y; Z] = −𝒦⁻¹ X for the KKT system's inverse 𝒦⁻¹ (r x r, r = n + the contacts' rows) and X r x n, the
-// right-hand sides [∂ID/∂x; ∂m/∂x] (a contact problem's derivatives: ∂q̈/∂x into Y, ∂λ/∂x into Z).
-template <class T, int r, int n>
-static inline RBDGEN_INLINE void rbdgen_kkt_product(const T* RBDGEN_RESTRICT Kinv, const T* RBDGEN_RESTRICT X, T* RBDGEN_RESTRICT Y,
-                                                    T* RBDGEN_RESTRICT Z) noexcept {
-    rbdgen_product_slices<T, r, n, n> f{Kinv, X, Y, Z};
-    rbdgen_column_slices<n>::each(f);
+// Y = s Xᵀ for X rows x cols, row-major (a contact problem's derivatives: W = Jᵀ before its solve, G = Wᵀ).
+template <class T, int rows, int cols>
+static inline RBDGEN_INLINE void rbdgen_transpose(const T* RBDGEN_RESTRICT X, T* RBDGEN_RESTRICT Y, int s) noexcept {
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j) Y[j * rows + i] = s == 1 ? X[i * cols + j] : T{} - X[i * cols + j];
 }
 // ∂τ/∂q and ∂τ/∂q̇ (n x n, row-major) from the vectors of rnea_derivatives' head (algorithms/
 // rnea_derivatives.hpp: rnea_derivative_pairs), 8 six-vectors a DoF in V: s, u, α, β, Y S, Bᵀ S,
