@@ -571,6 +571,48 @@ static inline RBDGEN_INLINE void rbdgen_product(const T* RBDGEN_RESTRICT P, cons
     rbdgen_product_slices<T, rows, inner, M, Keep, Sign> f{P, X, Y};
     rbdgen_column_slices<M>::each(f);
 }
+// The same for a P whose row i has its nonzeros only in the columns col[b[i]] to col[e[i] − 1]
+// (inner columns in all): a contact problem's J, whose row's columns are its frame's path to the root.
+// Four rows at a time where they share their columns (the rows of one frame).
+namespace {
+template <class T, class I, int rows, int inner, int M, int Keep, int Sign> struct rbdgen_sparse_product_slices {
+    const T* RBDGEN_RESTRICT P;
+    const I *b, *e, *col;
+    const T* RBDGEN_RESTRICT X;
+    T* RBDGEN_RESTRICT Y;
+    template <int C0, int B> inline RBDGEN_INLINE void slice() noexcept {
+        typedef rbdgen_product_slices<T, rows, inner, M, Keep, Sign> dense;
+        int i = 0;
+        while (i < rows) {
+            if (i + 4 <= rows && b[i] == b[i + 3] && e[i] == e[i + 3]) {
+                rbdgen_row<T, B> y0, y1, y2, y3;
+                dense::start(y0, Y + i * M + C0), dense::start(y1, Y + (i + 1) * M + C0);
+                dense::start(y2, Y + (i + 2) * M + C0), dense::start(y3, Y + (i + 3) * M + C0);
+                for (int c = b[i]; c < e[i]; ++c) {
+                    const int k = col[c];
+                    const T* RBDGEN_RESTRICT x = X + k * M + C0;
+                    y0.axpy(dense::weight(P[i * inner + k]), x), y1.axpy(dense::weight(P[(i + 1) * inner + k]), x);
+                    y2.axpy(dense::weight(P[(i + 2) * inner + k]), x), y3.axpy(dense::weight(P[(i + 3) * inner + k]), x);
+                }
+                y0.store(Y + i * M + C0), y1.store(Y + (i + 1) * M + C0), y2.store(Y + (i + 2) * M + C0), y3.store(Y + (i + 3) * M + C0);
+                i += 4;
+                continue;
+            }
+            rbdgen_row<T, B> y;
+            dense::start(y, Y + i * M + C0);
+            for (int c = b[i]; c < e[i]; ++c) y.axpy(dense::weight(P[i * inner + col[c]]), X + col[c] * M + C0);
+            y.store(Y + i * M + C0);
+            ++i;
+        }
+    }
+};
+}  // namespace
+template <class T, class I, int rows, int inner, int M, int Keep, int Sign>
+static inline RBDGEN_INLINE void rbdgen_sparse_product(const T* RBDGEN_RESTRICT P, const I* b, const I* e, const I* col, const T* RBDGEN_RESTRICT X,
+                                                       T* RBDGEN_RESTRICT Y) noexcept {
+    rbdgen_sparse_product_slices<T, I, rows, inner, M, Keep, Sign> f{P, b, e, col, X, Y};
+    rbdgen_column_slices<M>::each(f);
+}
 // Y = −H⁻¹ Y for Y n x n, row-major, in place (aba_derivatives by the articulated-body algorithm:
 // −H⁻¹ ∂τ/∂q and −H⁻¹ ∂τ/∂q̇), X n x n room for Y's copy.
 template <class T, int n>

@@ -70,7 +70,7 @@ Emitted emitted_kernel(const Model& model, const KernelSpec& spec, const Generat
         };
         if (spec.head) e.head = part(*spec.head);
         if (spec.tail) e.tail = part(*spec.tail);
-        e.loop_ops = ltdl_loop_ops(model, spec, o.keep_divisions);
+        e.loop_ops = ltdl_loop_ops(model, spec, o.keep_divisions, 1, e.head ? &e.head->kernel : nullptr);
         // auto: fd_crba_ltdl's and rnea_derivatives' loops only after a compact head; a small kernel is
         // faster unrolled (arm7's fd_crba_ltdl: 402 ns straight-line, 569 ns with the loops after its
         // straight head); aba_derivatives' always (compiled unrolled, talos's takes 384 s and 7.7 GB at -Os)

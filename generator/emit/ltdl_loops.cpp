@@ -79,27 +79,55 @@ void add_ltdl(sym::OpCounts& n, long d, bool keep_divisions) {
     n.mul += (reciprocal ? d - 1 : 0) + d * (d - 1) / 2;
     n.add += d * (d - 1) / 2;
 }
+// The columns where J (the head's second output, m x NV) is not a traced zero, for rbdgen_sparse_product:
+// four rows at a time (its blocks) the union of theirs, a remaining row its own; row i's columns are
+// col[b[i]] to col[e[i] − 1]. J's row has nonzeros on its frame's path to the root alone.
+struct KktColumns {
+    std::vector<int> b, e, col;
+    long updates = 0;  // the row updates of one product with J
+};
+KktColumns kkt_columns(const Model& model, const Kernel& head) {
+    const int n = model.nv, m = head.outputs[1].rows;
+    const std::vector<int>& J = head.output_nodes[1];
+    KktColumns c;
+    for (int i = 0; i < m;) {
+        const int rows = i + 4 <= m ? 4 : 1;
+        const int first = static_cast<int>(c.col.size());
+        for (int k = 0; k < n; ++k) {
+            bool nonzero = false;
+            for (int r = i; r < i + rows; ++r) nonzero = nonzero || !head.graph->is_const(J[r * n + k], 0.0);
+            if (nonzero) c.col.push_back(k);
+        }
+        const int last = static_cast<int>(c.col.size());
+        for (int r = i; r < i + rows; ++r) c.b.push_back(first), c.e.push_back(last), c.updates += last - first;
+        i += rows;
+    }
+    if (c.col.empty()) c.col = {0};  // no empty array
+    return c;
+}
 }  // namespace
 
-sym::OpCounts ltdl_loop_ops(const Model& model, const KernelSpec& spec, bool keep_divisions, int lanes) {
+sym::OpCounts ltdl_loop_ops(const Model& model, const KernelSpec& spec, bool keep_divisions, int lanes, const Kernel* head) {
     if (spec.ltdl_loops != Loops::Kkt) return ltdl_loop_ops(model, spec.ltdl_loops, keep_divisions, lanes);
     // The loops of ltdl_loop_function's Kkt, in its order: a solve with L of M columns costs 2 nnz(L)
-    // row updates and a row scaling a row (a division each); a product of P (a x b) a b row updates
+    // row updates and a row scaling a row (a division each); a product of P (a x b) a b row updates, of
+    // J the columns kkt_columns keeps (all, without the head's trace)
     const KktShape kkt = kkt_shape(model, spec);
     const long n = model.nv, m = kkt.m, offH = static_cast<long>(ltdl_rows(expanded_parent(model)).col.size()) - n, offA = m * (m - 1) / 2;
     const long wm = row_width(kkt.m, lanes), wn = row_width(model, lanes);
     const bool impulse = kkt.sides == 1;
+    const long Jupdates = head ? kkt_columns(model, *head).updates : m * n;
     sym::OpCounts c;
     const auto updates = [&c](long rows, long width) { c.mul += rows * width, c.add += rows * width; };
     const auto solve_rows = [&](long off, long rows, long width) { updates(2 * off, width), c.mul += rows * width, c.div += rows; };
     if (!impulse) updates(2 * offH, 1), c.div += n;                // q̈_free = H⁻¹ (τ − C)
     solve_rows(offH, n, wm);                                       // W = H⁻¹ Jᵀ
-    updates(m * n, wm);                                            // A = J W
+    updates(Jupdates, wm);                                         // A = J W
     for (long k = 0; k < m; ++k) add_ltdl(c, k + 1, keep_divisions);  // its factors
     solve_rows(offA, m, wn);                                       // G = A⁻¹ Wᵀ
     updates(m * n + 2 * offA + n * m, 1), c.add += m, c.div += m;  // λ and q̈
     for (int t = 0; t < kkt.sides; ++t) {                          // Y = H⁻¹ R, M − J Y, ∂λ, ∂q̈ = W ∂λ − Y
-        solve_rows(offH, n, wn), updates(m * n, wn), solve_rows(offA, m, wn), updates(n * m, wn);
+        solve_rows(offH, n, wn), updates(Jupdates, wn), solve_rows(offA, m, wn), updates(n * m, wn);
         c.mul += n * wn;
     }
     if (impulse) {  // 1 − Gᵀ J, −A⁻¹ J
@@ -161,6 +189,7 @@ LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head
     const std::string index = std::max(n, m) * std::max(n, m) < 65536 ? "unsigned short" : "int";
     const std::string type = options.batch ? "Batch" : "Scalar";
     const bool sc = options.precomputed_trig, impulse = kkt.sides == 1;
+    const KktColumns columns = kkt_columns(model, *head.kernel);
     const int joint_outputs = static_cast<int>(k.outputs.size()) / 2;
     const auto out = [&k](int i) { return k.outputs[i].name; };
     const auto solve_rows = [&](bool of_A, int columns, const std::string& X, int s) {  // X = s H⁻¹ X (of_A: s A⁻¹ X)
@@ -175,6 +204,10 @@ LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head
         const std::string x = from.find(' ') == std::string::npos ? from : "(" + from + ")";
         return fmt::format("    for (int e = 0; e < {}; ++e) {}[e] = {}{}[e];\n", size, to, negated ? type + "{} - " : "", x);
     };
+    const auto j_product = [&](int columns, int keep, const std::string& X, const std::string& Y) {  // Y = keep Y + J X
+        return fmt::format("    rbdgen_sparse_product<{}, {}, {}, {}, {}, {}, {}>(J, {}Jb, {}Je, {}Jcol, {}, {});\n", type, index, m, n, columns, keep,
+                           keep ? -1 : 1, prefix, prefix, prefix, X, Y);
+    };
     const std::string nil = fmt::format("static_cast<const {}*>(nullptr)", index);
     std::string tail_outputs;
     for (int t = 0; t < kkt.sides; ++t) tail_outputs += (t ? ", X + " + std::to_string(t * r * n) : std::string("X"));
@@ -182,6 +215,8 @@ LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head
     f.definitions = "// LTDL's rows (rbdgen_ltdl in rbdgen_runtime.hpp): row k is entries off[k] to off[k + 1] - 1, a row its diagonal and then "
                     "its ancestors\n" + int_table(index, prefix + "off", rows.off) + int_table(index, prefix + "col", rows.col) +
                     column_tables(rows, index, prefix) + "// the same of A = J H^-1 J^T (dense), and where each entry is in A row-major\n" +
+                    "// J's columns: those of row i are col[b[i]] to col[e[i] - 1] (four rows at a time their union)\n" +
+                    int_table(index, prefix + "Jb", columns.b) + int_table(index, prefix + "Je", columns.e) + int_table(index, prefix + "Jcol", columns.col) +
                     int_table(index, prefix + "Aoff", arows.off) + int_table(index, prefix + "Acol", arows.col) +
                     column_tables(arows, index, prefix + "A") + int_table(index, prefix + "Aat", aat) +
                     part_function(prefix + "head", head, options) + part_function(prefix + "tail", tail, options);
@@ -192,7 +227,7 @@ LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head
     if (!impulse) f.body += fmt::format("    rbdgen_ltdl_solve<{}, {}, true>(LD, {}off, {}col, {}, {}, qdd);  // q̈ free = H^-1 (τ − C)\n", type, index,
                                         prefix, prefix, nil, n);
     f.body += fmt::format("    rbdgen_transpose<{}, {}, {}>(J, W, 1);\n", type, m, n) + solve_rows(false, m, "W", 1) +
-              product(m, n, m, 0, 1, "J", "W", "A") + fmt::format("    for (int e = 0; e < {}; ++e) LA[e] = A[{}Aat[e]];\n", annz, prefix) +
+              j_product(m, 0, "W", "A") + fmt::format("    for (int e = 0; e < {}; ++e) LA[e] = A[{}Aat[e]];\n", annz, prefix) +
               fmt::format("    rbdgen_ltdl<{}, {}, {}, true>(LA, {}Aoff, {}Acol, {}, {});\n", type, index, keep_divisions ? "false" : "true", prefix,
                           prefix, nil, m) +
               fmt::format("    rbdgen_transpose<{}, {}, {}>(W, G, 1);\n", type, n, m) + solve_rows(true, n, "G", 1) +
@@ -206,7 +241,7 @@ LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head
     for (int t = 0; t < kkt.sides; ++t) {  // Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M), ∂q̈ = W ∂λ − Y
         const std::string X = "X + " + std::to_string(t * r * n), dq = out(t), dl = out(joint_outputs + t);
         f.body += copy(n * n, X, dq) + solve_rows(false, n, dq, 1) + copy(m * n, "X + " + std::to_string(t * r * n + n * n), dl) +
-                  product(m, n, n, 1, -1, "J", dq, dl) + solve_rows(true, n, dl, -1) + product(n, m, n, -1, 1, "W", dl, dq);
+                  j_product(n, 1, dq, dl) + solve_rows(true, n, dl, -1) + product(n, m, n, -1, 1, "W", dl, dq);
     }
     const std::string dq = out(joint_outputs - 1), dl = out(2 * joint_outputs - 1);
     if (impulse) {  // 1 − Gᵀ J and −A⁻¹ J (W's room for Gᵀ)

@@ -18,8 +18,10 @@ namespace rbdgen {
 // between a kernel's routes (KernelSpec::alternatives): an operation on a whole row of NV numbers
 // (the runtime header's rbdgen_row) counted as its vector statements of that many lanes.
 sym::OpCounts ltdl_loop_ops(const Model& model, KernelSpec::LtdlLoops loops, bool keep_divisions, int lanes = 1);
-// The same for a kernel's spec (a contact problem's derivatives: their products' row updates).
-sym::OpCounts ltdl_loop_ops(const Model& model, const KernelSpec& spec, bool keep_divisions, int lanes = 1);
+// The same for a kernel's spec (a contact problem's derivatives: their products' row updates, those
+// with J over the columns where its traced `head` has no zero, all without it).
+struct Kernel;
+sym::OpCounts ltdl_loop_ops(const Model& model, const KernelSpec& spec, bool keep_divisions, int lanes = 1, const Kernel* head = nullptr);
 
 // A kernel the loops call (fd_crba_ltdl's and aba_derivatives' head, aba_derivatives' tail): its trace
 // and its function's definitions and body.
