@@ -499,7 +499,8 @@ std::string trig_loop_text(const TrigLoop& t, const EmitOptions& options, const 
 class Printer {
 public:
     Printer(const Compact& c, const EmitOptions& options, const std::string& prefix)
-        : c_(c), o_(options), prefix_(prefix), type_(options.batch ? "Batch" : "Scalar"), printer_(c.k, c.sch, options) {
+        : c_(c), o_(options), prefix_(prefix), type_(options.batch ? "Batch" : "Scalar"), printer_(c.k, c.sch, options),
+          filled_(zero_filled(c.k, c.sch)) {
         int largest = c.s.n;  // the tables' index type: before the scratch slot, as it always was
         for (const auto* arrays : {&c.k.inputs, &c.k.outputs})
             for (const KernelArray& a : *arrays) largest = std::max(largest, a.size());
@@ -535,7 +536,7 @@ public:
             return;
         }
         if (s.kind == Statement::Kind::Store && c_.sch.values[s.a].kind == Value::Kind::Constant && c_.sch.values[s.a].constant == 0) {
-            zeros_[s.output].push_back(s.element);
+            if (!filled_[s.output]) zeros_[s.output].push_back(s.element);
             return;
         }
         say() += printer_.print(s);
@@ -551,7 +552,7 @@ public:
             out_.body += copy_loop(fmt::format("{}zero_{}", prefix_, c_.k.outputs[o].name), elements,
                                    c_.k.outputs[o].name + (o_.batch ? "[T[j]] = Batch{}" : "[T[j]] = Scalar(0)"), 1);
         out_.functions = static_cast<int>(kinds_.size());
-        out_.body = fmt::format("    {} v_[{}];\n", type_, c_.s.n) + out_.body;
+        out_.body = fmt::format("    {} v_[{}];\n", type_, c_.s.n) + zero_fill(c_.k, filled_, o_.batch) + out_.body;
         out_.definitions = fmt::format("namespace {{\n\n// {} steps, {} functions; the slots each call reads and writes, and its constants.\n{}",
                                        out_.calls, out_.functions, int_table(index_, prefix_ + "x", x_table_));
         if (!c_table_.empty())
@@ -666,7 +667,8 @@ private:
     std::vector<double> c_table_;
     std::string functions_, tables_;
     std::map<std::pair<int, std::string>, std::vector<int>> copies_;  // (output, array read) → element, element read, ...
-    std::map<int, std::vector<int>> zeros_;                             // output → elements
+    std::map<int, std::vector<int>> zeros_;                             // output → elements (one not filled whole)
+    std::vector<bool> filled_;                                          // outputs filled whole first (zero_filled)
     std::vector<Call> run_, dispatch_;
 };
 

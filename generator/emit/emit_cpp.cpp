@@ -132,14 +132,37 @@ std::string StatementPrinter::print(const Statement& s) const {
     return "";
 }
 
+static bool zero_store(const Statement& s, const Schedule& sch) {
+    return s.kind == Statement::Kind::Store && sch.values[s.a].kind == Value::Kind::Constant && sch.values[s.a].constant == 0;
+}
+
+std::vector<bool> zero_filled(const Kernel& k, const Schedule& sch) {
+    std::vector<int> zeros(k.outputs.size(), 0);
+    for (const Statement& s : sch.statements)
+        if (zero_store(s, sch)) ++zeros[s.output];
+    std::vector<bool> filled(k.outputs.size());
+    for (size_t o = 0; o < k.outputs.size(); ++o) filled[o] = zeros[o] >= 16 && 2 * zeros[o] >= k.outputs[o].size();
+    return filled;
+}
+
+std::string zero_fill(const Kernel& k, const std::vector<bool>& filled, bool batch) {
+    std::string text;
+    for (size_t o = 0; o < k.outputs.size(); ++o)
+        if (filled[o])
+            text += fmt::format("    for (int e = 0; e < {}; ++e) {}[e] = {};\n", k.outputs[o].size(), k.outputs[o].name, batch ? "Batch{}" : "Scalar(0)");
+    return text;
+}
+
 // The straight-line backend: a schedule printed one statement a line. Batched, the same statements
 // on Batch values (a constant operand is broadcast by the vector extensions; a stored one explicitly),
-// sqrt and sin/cos by the runtime's lane functions.
+// sqrt and sin/cos by the runtime's lane functions. Outputs mostly zeros filled first (zero_filled).
 std::string kernel_body(const Kernel& k, const EmitOptions& options) {
     const Schedule sch = schedule(k, options.precomputed_trig, Stores::AtDefinition);
     const StatementPrinter printer(k, sch, options);
-    std::string body;
-    for (const Statement& s : sch.statements) body += printer.print(s);
+    const std::vector<bool> filled = zero_filled(k, sch);
+    std::string body = zero_fill(k, filled, options.batch);
+    for (const Statement& s : sch.statements)
+        if (!(zero_store(s, sch) && filled[s.output])) body += printer.print(s);
     return body;
 }
 

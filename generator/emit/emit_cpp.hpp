@@ -71,6 +71,11 @@ template <class T, class F> std::string table_entries(const std::vector<T>& entr
 inline std::string int_table(const std::string& type, const std::string& name, const std::vector<int>& values) {
     return fmt::format("RBDGEN_TABLE constexpr {} {}[] = {{{}}};\n", type, name, table_entries(values, [](int v) { return std::to_string(v); }));
 }
+// Per output, whether it is mostly zeros (at least 16, and half its elements: a Jacobian's or H's
+// branch-induced zeros, q ⊕ v's Jacobians): such an output is filled whole by zero_fill's loop, which
+// compilers turn into vector stores, before its other elements are stored, and its zero stores are left out.
+std::vector<bool> zero_filled(const Kernel& k, const Schedule& sch);
+std::string zero_fill(const Kernel& k, const std::vector<bool>& filled, bool batch);
 // A literal of the scalar type that reads back as exactly `v` (rounded to float for float).
 std::string scalar_literal(double v, const std::string& scalar);
 
