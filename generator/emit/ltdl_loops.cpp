@@ -70,7 +70,7 @@ struct KktShape {
     int m = 0, sides = 0;
 };
 KktShape kkt_shape(const Model& model, const KernelSpec& spec) {
-    return {spec.head->outputs[1].n_rows(model), static_cast<int>(spec.tail->outputs.size())};
+    return {spec.head->outputs[1].n_rows(model), static_cast<int>(spec.tail->outputs.size()) / 2};  // the tail's R and M a side
 }
 // rbdgen_ltdl's operations on rows of d entries each (the factors of LTDL's row k, d its length)
 void add_ltdl(sym::OpCounts& n, long d, bool keep_divisions) {
@@ -120,12 +120,15 @@ sym::OpCounts ltdl_loop_ops(const Model& model, const KernelSpec& spec, bool kee
     sym::OpCounts c;
     const auto updates = [&c](long rows, long width) { c.mul += rows * width, c.add += rows * width; };
     const auto solve_rows = [&](long off, long rows, long width) { updates(2 * off, width), c.mul += rows * width, c.div += rows; };
-    if (!impulse) updates(2 * offH, 1), c.div += n;                // q̈_free = H⁻¹ (τ − C)
     solve_rows(offH, n, wm);                                       // W = H⁻¹ Jᵀ
     updates(Jupdates, wm);                                         // A = J W
     for (long k = 0; k < m; ++k) add_ltdl(c, k + 1, keep_divisions);  // its factors
     solve_rows(offA, m, wn);                                       // G = A⁻¹ Wᵀ
-    updates(m * n + 2 * offA + n * m, 1), c.add += m, c.div += m;  // λ and q̈
+    if (impulse) updates(m * n + 2 * offA + n * m, 1), c.add += m, c.div += m;  // λ and q̇⁺
+    else {  // K = H⁻¹ − W G (H⁻¹ from the identity), −G; λ = −A⁻¹ (Wᵀ b + k), q̈ = K b − Gᵀ k
+        solve_rows(offH, n, wn), updates(n * m, wn), c.add += m * n;
+        updates(n, wm), c.add += m, updates(2 * offA, 1), c.div += m, updates(n + m, wn);
+    }
     for (int t = 0; t < kkt.sides; ++t) {                          // Y = H⁻¹ R, M − J Y, ∂λ, ∂q̈ = W ∂λ − Y
         solve_rows(offH, n, wn), updates(Jupdates, wn), solve_rows(offA, m, wn), updates(n * m, wn);
         c.mul += n * wn;
@@ -133,9 +136,6 @@ sym::OpCounts ltdl_loop_ops(const Model& model, const KernelSpec& spec, bool kee
     if (impulse) {  // 1 − Gᵀ J, −A⁻¹ J
         updates(n * m, wn), c.add += n;
         solve_rows(offA, m, wn);
-    } else {  // H⁻¹ from the identity, K = H⁻¹ − W G, −G
-        solve_rows(offH, n, wn), updates(n * m, wn);
-        c.add += m * n;
     }
     return c;
 }
@@ -172,15 +172,15 @@ sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions
 
 namespace {
 // A contact problem's derivatives (algorithms/contact_dynamics_derivatives.hpp): the head (H's factors
-// LD, J, τ − C or q̇ in qdd, k), then as loops over whole rows W = H⁻¹ Jᵀ, A = J W and its factors LA
-// (dense: LTDL's tables of a chain), G = A⁻¹ Wᵀ, q̈ and λ; the tail's sides [R; M]; for each
-// Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M), ∂q̈ = W ∂λ − Y in the outputs' room; along τ K = H⁻¹ − W G and −G,
-// an impact's along q̇ 1 − Gᵀ J and −A⁻¹ J.
+// LD, J, τ − C or q̇, k), then as loops over whole rows W = H⁻¹ Jᵀ, A = J W and its factors LA
+// (dense: LTDL's tables of a chain), G = A⁻¹ Wᵀ, along τ K = H⁻¹ − W G and −G, λ and q̈; the tail's
+// R and M of each side in the outputs' room, and in place Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M),
+// ∂q̈ = W ∂λ − Y; an impact's along q̇ 1 − Gᵀ J and −A⁻¹ J.
 LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head, const LoopPart& tail, const EmitOptions& options,
                        const std::string& prefix, bool keep_divisions) {
     const LtdlRows rows = ltdl_rows(expanded_parent(model));
     const KktShape kkt = kkt_shape(model, *k.spec);
-    const int n = model.nv, m = kkt.m, r = n + m, nnz = static_cast<int>(rows.col.size());
+    const int n = model.nv, m = kkt.m, nnz = static_cast<int>(rows.col.size());
     const LtdlRows arows = ltdl_rows(dense_parent(m));
     const int annz = static_cast<int>(arows.col.size());
     std::vector<int> aat(annz);  // entry e of A's rows at row-major m x m
@@ -209,8 +209,8 @@ LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head
                            keep ? -1 : 1, prefix, prefix, prefix, X, Y);
     };
     const std::string nil = fmt::format("static_cast<const {}*>(nullptr)", index);
-    std::string tail_outputs;
-    for (int t = 0; t < kkt.sides; ++t) tail_outputs += (t ? ", X + " + std::to_string(t * r * n) : std::string("X"));
+    std::string tail_outputs;  // each side's R and M in the room of ∂q̈ and ∂λ along it
+    for (int t = 0; t < kkt.sides; ++t) tail_outputs += (t ? ", " : "") + out(t) + ", " + out(joint_outputs + t);
     LoopFunction f;
     f.definitions = "// LTDL's rows (rbdgen_ltdl in rbdgen_runtime.hpp): row k is entries off[k] to off[k + 1] - 1, a row its diagonal and then "
                     "its ancestors\n" + int_table(index, prefix + "off", rows.off) + int_table(index, prefix + "col", rows.col) +
@@ -220,38 +220,43 @@ LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head
                     int_table(index, prefix + "Aoff", arows.off) + int_table(index, prefix + "Acol", arows.col) +
                     column_tables(arows, index, prefix + "A") + int_table(index, prefix + "Aat", aat) +
                     part_function(prefix + "head", head, options) + part_function(prefix + "tail", tail, options);
-    f.body = fmt::format("    {} LD[{}], J[{}], qdd[{}], k[{}], W[{}], A[{}], LA[{}], G[{}], lambda[{}], X[{}];  // H's factors, J, q̈, k, "
-                         "H^-1 J^T, J W and its factors, A^-1 W^T, λ, the sides [R; M]\n", type, nnz, m * n, n, m, n * m, m * m, annz, m * n, m,
-                         kkt.sides * r * n) +
-             call(prefix + "head", *head.kernel, sc, "LD, J, qdd, k") + "\n";
-    if (!impulse) f.body += fmt::format("    rbdgen_ltdl_solve<{}, {}, true>(LD, {}off, {}col, {}, {}, qdd);  // q̈ free = H^-1 (τ − C)\n", type, index,
-                                        prefix, prefix, nil, n);
+    // Contact (b = τ − C): K = H⁻¹ − W G first (∂q̈/∂τ, its output's room), then λ = −A⁻¹ (Wᵀ b + k) and
+    // q̈ = K b − Gᵀ k (K symmetric: bᵀ K), products over whole rows instead of the single vectors' solve
+    // H⁻¹ b, whose updates wait on each other. An impact (b = q̇⁻, k = 0): λ = −A⁻¹ J q̇⁻, q̇⁺ = q̇⁻ + W λ.
+    const std::string b = impulse ? "qdd" : "b";
+    f.body = fmt::format("    {} LD[{}], J[{}], {}[{}], k[{}], W[{}], A[{}], LA[{}], G[{}], lambda[{}]{};  // H's factors, J, {}, k, "
+                         "H^-1 J^T, J W and its factors, A^-1 W^T, λ{}\n", type, nnz, m * n, b, n, m, n * m, m * m, annz, m * n, m,
+                         impulse ? "" : fmt::format(", qdd[{}]", n), impulse ? "q̇" : "τ − C", impulse ? "" : ", q̈") +
+             call(prefix + "head", *head.kernel, sc, "LD, J, " + b + ", k") + "\n";
     f.body += fmt::format("    rbdgen_transpose<{}, {}, {}>(J, W, 1);\n", type, m, n) + solve_rows(false, m, "W", 1) +
               j_product(m, 0, "W", "A") + fmt::format("    for (int e = 0; e < {}; ++e) LA[e] = A[{}Aat[e]];\n", annz, prefix) +
               fmt::format("    rbdgen_ltdl<{}, {}, {}, true>(LA, {}Aoff, {}Acol, {}, {});\n", type, index, keep_divisions ? "false" : "true", prefix,
                           prefix, nil, m) +
-              fmt::format("    rbdgen_transpose<{}, {}, {}>(W, G, 1);\n", type, n, m) + solve_rows(true, n, "G", 1) +
-              fmt::format("    for (int c = 0; c < {}; ++c) {{  // λ = −A^-1 (J q̈ free + k), q̈ = q̈ free + W λ\n"
-                          "        {} s = k[c];\n        for (int i = 0; i < {}; ++i) s = s + J[c * {} + i] * qdd[i];\n"
-                          "        lambda[c] = {}{{}} - s;\n    }}\n", m, type, n, n, type) +
-              fmt::format("    rbdgen_ltdl_solve<{}, {}, true>(LA, {}Aoff, {}Acol, {}, {}, lambda);\n", type, index, prefix, prefix, nil, m) +
-              fmt::format("    for (int i = 0; i < {}; ++i)\n        for (int c = 0; c < {}; ++c) qdd[i] = qdd[i] + W[i * {} + c] * lambda[c];\n",
-                          n, m, m) +
-              call(prefix + "tail", *tail.kernel, sc, tail_outputs) + "\n";
-    for (int t = 0; t < kkt.sides; ++t) {  // Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M), ∂q̈ = W ∂λ − Y
-        const std::string X = "X + " + std::to_string(t * r * n), dq = out(t), dl = out(joint_outputs + t);
-        f.body += copy(n * n, X, dq) + solve_rows(false, n, dq, 1) + copy(m * n, "X + " + std::to_string(t * r * n + n * n), dl) +
-                  j_product(n, 1, dq, dl) + solve_rows(true, n, dl, -1) + product(n, m, n, -1, 1, "W", dl, dq);
+              fmt::format("    rbdgen_transpose<{}, {}, {}>(W, G, 1);\n", type, n, m) + solve_rows(true, n, "G", 1);
+    const std::string dq_last = out(joint_outputs - 1), dl_last = out(2 * joint_outputs - 1);  // along τ; an impact's along q̇
+    if (impulse)
+        f.body += fmt::format("    for (int c = 0; c < {}; ++c) {{  // λ = −A^-1 J q̇, q̇⁺ = q̇ + W λ\n"
+                              "        {} s = k[c];\n        for (int i = 0; i < {}; ++i) s = s + J[c * {} + i] * qdd[i];\n"
+                              "        lambda[c] = {}{{}} - s;\n    }}\n", m, type, n, n, type) +
+                  fmt::format("    rbdgen_ltdl_solve<{}, {}, true>(LA, {}Aoff, {}Acol, {}, {}, lambda);\n", type, index, prefix, prefix, nil, m) +
+                  fmt::format("    for (int i = 0; i < {}; ++i)\n        for (int c = 0; c < {}; ++c) qdd[i] = qdd[i] + W[i * {} + c] * lambda[c];\n",
+                              n, m, m);
+    else  // K = H⁻¹ − W G (H⁻¹ from the identity) and −G; λ; q̈
+        f.body += fmt::format("    for (int e = 0; e < {}; ++e) {}[e] = {}{{}};\n", n * n, dq_last, type) +
+                  fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {}] = {}{{}} + 1;\n", n, dq_last, n + 1, type) + solve_rows(false, n, dq_last, 1) +
+                  product(n, m, n, 1, -1, "W", "G", dq_last) + copy(m * n, "G", dl_last, true) +
+                  product(1, n, m, 0, -1, "b", "W", "lambda") + fmt::format("    for (int c = 0; c < {}; ++c) lambda[c] = lambda[c] - k[c];\n", m) +
+                  fmt::format("    rbdgen_ltdl_solve<{}, {}, true>(LA, {}Aoff, {}Acol, {}, {}, lambda);\n", type, index, prefix, prefix, nil, m) +
+                  product(1, n, n, 0, 1, "b", dq_last, "qdd") + product(1, m, n, 1, -1, "k", "G", "qdd");
+    f.body += call(prefix + "tail", *tail.kernel, sc, tail_outputs) + "\n";
+    for (int t = 0; t < kkt.sides; ++t) {  // Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M), ∂q̈ = W ∂λ − Y, R and M where the tail left them
+        const std::string dq = out(t), dl = out(joint_outputs + t);
+        f.body += solve_rows(false, n, dq, 1) + j_product(n, 1, dq, dl) + solve_rows(true, n, dl, -1) + product(n, m, n, -1, 1, "W", dl, dq);
     }
-    const std::string dq = out(joint_outputs - 1), dl = out(2 * joint_outputs - 1);
     if (impulse) {  // 1 − Gᵀ J and −A⁻¹ J (W's room for Gᵀ)
-        f.body += fmt::format("    rbdgen_transpose<{}, {}, {}>(G, W, 1);\n", type, m, n) + product(n, m, n, 0, -1, "W", "J", dq) +
-                  fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {}] = {}[i * {}] + 1;\n", n, dq, n + 1, dq, n + 1) + copy(m * n, "J", dl) +
-                  solve_rows(true, n, dl, -1);
-    } else {  // K = H⁻¹ − W G (H⁻¹ from the identity) and −G
-        f.body += fmt::format("    for (int e = 0; e < {}; ++e) {}[e] = {}{{}};\n", n * n, dq, type) +
-                  fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {}] = {}{{}} + 1;\n", n, dq, n + 1, type) + solve_rows(false, n, dq, 1) +
-                  product(n, m, n, 1, -1, "W", "G", dq) + copy(m * n, "G", dl, true);
+        f.body += fmt::format("    rbdgen_transpose<{}, {}, {}>(G, W, 1);\n", type, m, n) + product(n, m, n, 0, -1, "W", "J", dq_last) +
+                  fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {}] = {}[i * {}] + 1;\n", n, dq_last, n + 1, dq_last, n + 1) +
+                  copy(m * n, "J", dl_last) + solve_rows(true, n, dl_last, -1);
     }
     return f;
 }

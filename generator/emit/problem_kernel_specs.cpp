@@ -137,7 +137,6 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
                              "right-hand sides of rnea_derivatives and the contacts' motion derivatives";
         // Emitted as its head (H's factors, J, tau - C and k, traced), the dense steps as loops, its tail (the
         // sides [R; M], traced) and their solves as loops (KernelSpec::LtdlLoops::Kkt)
-        const long r = static_cast<long>(a.problem.wanted.size());  // NV + the wrenches' rows
         const int contact_rows = static_cast<int>(held_rows(a.problem.held));
         const ArraySpec qdd{"qdd", impulse ? "the joint velocities after the impact" : "joint accelerations", nv};
         const ArraySpec lambda = sized("lambda", "the wrenches", contact_rows);
@@ -160,16 +159,22 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
                     for (int e = rows.off[i]; e < rows.off[i + 1]; ++e) LD[e] = sys.LD(i, rows.col[e]);
                 return std::vector<VecX<S>>{LD, row_major(sys.J), sys.b, sys.k};
             }));
+        // R and M of each side, in the room of ∂q̈ and ∂λ along it (the solves then work in place)
         std::vector<ArraySpec> tail_inputs{q_in(), qd_in(), qdd, lambda, gravity_in()}, sides;
-        for (const char* along_x : impulse ? std::vector{"q"} : std::vector{"q", "qd"})
-            sides.push_back({std::string("X") + along_x, std::string("[dID/d") + along_x + "; dm/d" + along_x + "], row-major",
-                             [r](const Model&) { return static_cast<int>(r); }, nv, ArrayLayout::RowMajor});
+        for (const char* along_x : impulse ? std::vector{"q"} : std::vector{"q", "qd"}) {
+            sides.push_back({std::string("R") + along_x, std::string("dID/d") + along_x + ", row-major", nv, nv, ArrayLayout::RowMajor});
+            sides.push_back({std::string("M") + along_x, std::string("dm/d") + along_x + " (the held motion), row-major",
+                             [contact_rows](const Model&) { return contact_rows; }, nv, ArrayLayout::RowMajor});
+        }
         derivatives.tail = std::make_shared<const KernelSpec>(spec(p + "_derivatives_tail", "The right-hand sides of " + p + "_derivatives.",
             tail_inputs, sides, [analysis](const Model& m, const auto& x) {
                 using S = ScalarOf<std::decay_t<decltype(x)>>;
                 const Problem& pr = analysis->problem;
                 std::vector<VecX<S>> out;
-                for (const MatX<S>& X : contact_kkt_sides<S>(m, pr.held, x[0], x[1], x[2], x[3], vec3(x[4]), pr.impulse)) out.push_back(row_major(X));
+                for (const MatX<S>& X : contact_kkt_sides<S>(m, pr.held, x[0], x[1], x[2], x[3], vec3(x[4]), pr.impulse)) {
+                    out.push_back(row_major(MatX<S>(X.topRows(m.nv))));
+                    out.push_back(row_major(MatX<S>(X.bottomRows(X.rows() - m.nv))));
+                }
                 return out;
             }));
         k.push_back(std::move(derivatives));
