@@ -19,7 +19,8 @@
 // dense, L is not): Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M), ∂q̈ = W ∂λ − Y.
 // The emitted kernel runs contact_system (traced: H's factors, J, τ − C and k), then every dense step
 // as loops over whole rows (emit/ltdl_loops.hpp, KernelSpec::LtdlLoops::Kkt): W, A and its factors, G,
-// q̈ and λ, K, contact_kkt_sides ([R; M], traced) and the solves above.
+// K, then λ = −A⁻¹ (Wᵀ b + k) and q̈ = K b − Gᵀ k (b = τ − C: the same numbers, without H⁻¹ b's solve
+// of one vector), contact_kkt_sides (R and M traced, into the outputs) and the solves above.
 #pragma once
 
 #include <vector>
