@@ -535,7 +535,7 @@ public:
             }
             return;
         }
-        if (s.kind == Statement::Kind::Store && c_.sch.values[s.a].kind == Value::Kind::Constant && c_.sch.values[s.a].constant == 0) {
+        if (zero_store(s, c_.sch)) {
             if (!filled_[s.output]) zeros_[s.output].push_back(s.element);
             return;
         }

@@ -132,7 +132,7 @@ std::string StatementPrinter::print(const Statement& s) const {
     return "";
 }
 
-static bool zero_store(const Statement& s, const Schedule& sch) {
+bool zero_store(const Statement& s, const Schedule& sch) {
     return s.kind == Statement::Kind::Store && sch.values[s.a].kind == Value::Kind::Constant && sch.values[s.a].constant == 0;
 }
 

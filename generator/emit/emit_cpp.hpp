@@ -75,6 +75,8 @@ inline std::string int_table(const std::string& type, const std::string& name, c
 // branch-induced zeros, q ⊕ v's Jacobians): such an output is filled whole by zero_fill's loop, which
 // compilers turn into vector stores, before its other elements are stored, and its zero stores are left out.
 std::vector<bool> zero_filled(const Kernel& k, const Schedule& sch);
+// Whether a statement stores the constant zero into an output.
+bool zero_store(const Statement& s, const Schedule& sch);
 std::string zero_fill(const Kernel& k, const std::vector<bool>& filled, bool batch);
 // A literal of the scalar type that reads back as exactly `v` (rounded to float for float).
 std::string scalar_literal(double v, const std::string& scalar);
