@@ -156,7 +156,8 @@ TEST_P(ContactDerivatives, AreTheConstrainedInverseAndHoldTheContacts) {
               << "; the contacts' acceleration along every column " << worst_held << "\n";
 }
 
-// Baumgarte's stabilization: kd v and kp e join the held rows; their derivatives along q and q̇.
+// Baumgarte's stabilization: kd v and kp e join the held rows; their derivatives along q and q̇, and
+// along the errors e (the outputs dqdd_de and dlambda_de, after those along τ).
 TEST_P(ContactDerivatives, FollowBaumgartesTerms) {
     std::string yaml = "contacts:\n";
     for (const std::string& l : GetParam().links)
@@ -167,7 +168,7 @@ TEST_P(ContactDerivatives, FollowBaumgartesTerms) {
     const ProblemKernel &forward = both.first, &derivatives = both.second;
     const int n = model.nv;
     std::uniform_real_distribution<double> u(-0.01, 0.01);
-    double worst = 0;
+    double worst = 0, worst_e = 0;
     for (int s = 0; s < 5; ++s) {
         const test::RandomState x = test::random_state(model, rng);
         VecX<double> e(problem.inputs[1].size());
@@ -175,15 +176,23 @@ TEST_P(ContactDerivatives, FollowBaumgartesTerms) {
         const Arrays<double> d = derivatives(model, x.q, x.qd, {x.tau, e}, x.gravity);
         const auto f = [&](const VecX<double>& q, const VecX<double>& qd) { return forward(model, q, qd, {x.tau, e}, x.gravity).front(); };
         const int rows = static_cast<int>(f(x.q, x.qd).size()), m = rows - n;
+        ASSERT_EQ(d.size(), 8u);  // along q, q̇, τ and e: ∂q̈, then ∂λ
         for (int along = 0; along < 2; ++along) {
             const MatX<double> fd = along == 0 ? test::central_dq(model, x.q, [&](const VecX<double>& q) { return f(q, x.qd); }, kStep)
                                                : test::central(x.qd, [&](const VecX<double>& qd) { return f(x.q, qd); }, kStep);
             worst = std::max({worst, test::rel_err(Eigen::Map<const MatX<double>>(d[along].data(), n, n).transpose(), fd.topRows(n)),
-                              test::rel_err(Eigen::Map<const MatX<double>>(d[3 + along].data(), n, m).transpose(), fd.bottomRows(m))});
+                              test::rel_err(Eigen::Map<const MatX<double>>(d[4 + along].data(), n, m).transpose(), fd.bottomRows(m))});
         }
+        const int ne = static_cast<int>(e.size());
+        const MatX<double> fd =
+            test::central(e, [&](const VecX<double>& err) { return forward(model, x.q, x.qd, {x.tau, err}, x.gravity).front(); }, kStep);
+        worst_e = std::max({worst_e, test::rel_err(Eigen::Map<const MatX<double>>(d[3].data(), ne, n).transpose(), fd.topRows(n)),
+                            test::rel_err(Eigen::Map<const MatX<double>>(d[7].data(), ne, m).transpose(), fd.bottomRows(m))});
     }
     EXPECT_LT(worst, 1e-6);
-    std::cout << GetParam().urdf << ": with Baumgarte's terms, against central differences " << worst << "\n";
+    EXPECT_LT(worst_e, 1e-6);
+    std::cout << GetParam().urdf << ": with Baumgarte's terms, against central differences " << worst << ", along the errors "
+              << worst_e << "\n";
 }
 
 // ADOL-C's forward mode on the reference <problem>_aba (contact_aba on adouble), one tangent direction

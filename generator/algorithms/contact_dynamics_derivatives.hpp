@@ -14,6 +14,8 @@
 // An inelastic impact, H (q̇⁺ − q̇) − Jᵀ Λ = 0 and J q̇⁺ = 0, is the same with R = ∂/∂q of
 // RNEA(q, 0, q̇⁺ − q̇, no gravity, Λ), M = ∂(J q̇⁺)/∂q at fixed q̇⁺, and along q̇ (before) R = −H, M = 0:
 //   ∂q̇⁺/∂q̇ = 1 − Gᵀ J,   ∂Λ/∂q̇ = −A⁻¹ J.
+// Baumgarte's errors e (an input; k's row r holds kp e_j, ∂k/∂e = Kp) enter as M = Kp with R = 0:
+//   ∂q̈/∂e = −Gᵀ Kp,   ∂λ/∂e = −A⁻¹ Kp.
 // The forward solution is H's too: q̈_free = H⁻¹ (τ − C), A λ = −(J q̈_free + k), q̈ = q̈_free + W λ.
 // Along q and q̇ the products with 𝒦⁻¹ are solves with the factors, cheaper than 𝒦⁻¹ formed (H⁻¹ is
 // dense, L is not): Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M), ∂q̈ = W ∂λ − Y.
@@ -115,11 +117,31 @@ std::vector<MatX<S>> contact_kkt_sides(const Model& model, const std::vector<Hel
     return sides;
 }
 
+// Baumgarte's errors, element by element (the problem's measurements input: the frames with kp ≠ 0,
+// their held components in order): the row r of k it enters, as kp e.
+struct HeldError {
+    int row = 0;
+    double kp = 0;
+};
+inline std::vector<HeldError> held_errors(const std::vector<HeldFrame>& held) {
+    std::vector<HeldError> errors;
+    for (size_t h = 0, r = 0; h < held.size(); ++h)
+        for (int e = held[h].point ? 3 : 0; e < 6; ++e, ++r) {
+            if (held[h].kp == 0) continue;
+            const size_t j = held[h].error + e - (held[h].point ? 3 : 0);
+            if (errors.size() <= j) errors.resize(j + 1);
+            errors[j] = {static_cast<int>(r), held[h].kp};
+        }
+    return errors;
+}
+
 // The whole: along q and q̇ (an impact: q), Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M), ∂q̈ = W ∂λ − Y; along τ,
-// K = H⁻¹ − W G and −G; an impact's along q̇, 1 − Gᵀ J and −A⁻¹ J.
+// K = H⁻¹ − W G and −G; along Baumgarte's errors −Gᵀ Kp and −A⁻¹ Kp; an impact's along q̇, 1 − Gᵀ J
+// and −A⁻¹ J.
 template <class S> struct ContactDerivatives {
     MatX<S> dqdd_dq, dqdd_dqd, dqdd_dtau;           // NV x NV (an impact: ∂q̇⁺/∂q, ∂q̇⁺/∂q̇, no dtau)
     MatX<S> dlambda_dq, dlambda_dqd, dlambda_dtau;  // m x NV
+    MatX<S> dqdd_de, dlambda_de;                    // NV x ne and m x ne (held_errors; none without, or an impact)
 };
 template <class S>
 ContactDerivatives<S> contact_dynamics_derivatives(const Model& model, const std::vector<HeldFrame>& held, const VecX<S>& q,
@@ -145,11 +167,17 @@ ContactDerivatives<S> contact_dynamics_derivatives(const Model& model, const std
         dqdd.push_back(MatX<S>::Identity(n, n) - kkt.G.transpose() * J), dlambda.push_back(-AJ);
     } else {
         dqdd.push_back(ltdl_inverse<S>(kkt.sys.LD, lambda) - kkt.W * kkt.G), dlambda.push_back(-kkt.G);
+        const std::vector<HeldError> E = held_errors(held);
+        MatX<S> Kp = MatX<S>::Zero(m, static_cast<int>(E.size()));
+        for (size_t j = 0; j < E.size(); ++j) Kp(E[j].row, j) = S(E[j].kp);
+        MatX<S> AK(m, Kp.cols());
+        for (int c = 0; c < Kp.cols(); ++c) AK.col(c) = ltdl_solve<S>(kkt.LA, dense, VecX<S>(-Kp.col(c)));
+        dqdd.push_back(-kkt.G.transpose() * Kp), dlambda.push_back(AK);
     }
     ContactDerivatives<S> d;
     d.dqdd_dq = dqdd[0], d.dlambda_dq = dlambda[0];
     d.dqdd_dqd = dqdd[1], d.dlambda_dqd = dlambda[1];
-    if (!impulse) d.dqdd_dtau = dqdd[2], d.dlambda_dtau = dlambda[2];
+    if (!impulse) d.dqdd_dtau = dqdd[2], d.dlambda_dtau = dlambda[2], d.dqdd_de = dqdd[3], d.dlambda_de = dlambda[3];
     return d;
 }
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -89,9 +90,13 @@ struct KernelSpec {
     // steps as loops over whole rows (W, A, G, q̈ and λ), `tail` (q, qd, qdd, lambda and gravity to the
     // right-hand sides [R; M] along q and q̇, one output each) and their solves as loops into the kernel's
     // outputs: the i-th side's into output i (the joint rows) and the one after the joint outputs (the
-    // wrench rows); the last of each along τ or, an impact, q̇ (emit/ltdl_loops.cpp kkt_loops).
+    // wrench rows); then along τ or, an impact, q̇, and along Baumgarte's errors where kkt_errors has
+    // them (emit/ltdl_loops.cpp kkt_loops).
     enum class LtdlLoops { None, Factor, Solve, FactorAndSolve, Derivatives, DerivativePairs, DerivativesArticulated, Kkt };
     LtdlLoops ltdl_loops = LtdlLoops::None;
+    // Kkt: Baumgarte's errors e, element by element, the row of k (the held rows) it enters and its kp
+    // (algorithms/contact_dynamics_derivatives.hpp held_errors)
+    std::vector<std::pair<int, double>> kkt_errors;
     std::shared_ptr<const KernelSpec> head, tail;
     // How the kernel computes what it does, where there was a choice (report.json "method"): the words
     // before its first ':' name the method.

@@ -128,6 +128,7 @@ sym::OpCounts ltdl_loop_ops(const Model& model, const KernelSpec& spec, bool kee
     else {  // K = H⁻¹ − W G (H⁻¹ from the identity), −G; λ = −A⁻¹ (Wᵀ b + k), q̈ = K b − Gᵀ k
         solve_rows(offH, n, wn), updates(n * m, wn), c.add += m * n;
         updates(n, wm), c.add += m, updates(2 * offA, 1), c.div += m, updates(n + m, wn);
+        if (const long ne = static_cast<long>(spec.kkt_errors.size())) c.mul += n * ne, solve_rows(offA, m, row_width(ne, lanes));  // along e
     }
     for (int t = 0; t < kkt.sides; ++t) {                          // Y = H⁻¹ R, M − J Y, ∂λ, ∂q̈ = W ∂λ − Y
         solve_rows(offH, n, wn), updates(Jupdates, wn), solve_rows(offA, m, wn), updates(n * m, wn);
@@ -233,7 +234,7 @@ LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head
               fmt::format("    rbdgen_ltdl<{}, {}, {}, true>(LA, {}Aoff, {}Acol, {}, {});\n", type, index, keep_divisions ? "false" : "true", prefix,
                           prefix, nil, m) +
               fmt::format("    rbdgen_transpose<{}, {}, {}>(W, G, 1);\n", type, n, m) + solve_rows(true, n, "G", 1);
-    const std::string dq_last = out(joint_outputs - 1), dl_last = out(2 * joint_outputs - 1);  // along τ; an impact's along q̇
+    const std::string dq_last = out(kkt.sides), dl_last = out(joint_outputs + kkt.sides);  // along τ; an impact's along q̇
     if (impulse)
         f.body += fmt::format("    for (int c = 0; c < {}; ++c) {{  // λ = −A^-1 J q̇, q̇⁺ = q̇ + W λ\n"
                               "        {} s = k[c];\n        for (int i = 0; i < {}; ++i) s = s + J[c * {} + i] * qdd[i];\n"
@@ -248,6 +249,17 @@ LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head
                   product(1, n, m, 0, -1, "b", "W", "lambda") + fmt::format("    for (int c = 0; c < {}; ++c) lambda[c] = lambda[c] - k[c];\n", m) +
                   fmt::format("    rbdgen_ltdl_solve<{}, {}, true>(LA, {}Aoff, {}Acol, {}, {}, lambda);\n", type, index, prefix, prefix, nil, m) +
                   product(1, n, n, 0, 1, "b", dq_last, "qdd") + product(1, m, n, 1, -1, "k", "G", "qdd");
+    if (const int ne = static_cast<int>(k.spec->kkt_errors.size())) {  // along Baumgarte's errors, −Gᵀ Kp and −A⁻¹ Kp
+        const std::string dq_e = out(joint_outputs - 1), dl_e = out(2 * joint_outputs - 1);
+        f.body += fmt::format("    for (int e = 0; e < {}; ++e) {}[e] = {}{{}};\n", m * ne, dl_e, type);
+        for (int j = 0; j < ne; ++j) {
+            const auto [r, kp] = k.spec->kkt_errors[j];
+            const std::string minus_kp = scalar_literal(-kp, options.scalar);
+            f.body += fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {} + {}] = G[{} + i] * {};\n", n, dq_e, ne, j, r * n, minus_kp) +
+                      fmt::format("    {}[{}] = {}{{}} + {};\n", dl_e, r * ne + j, type, minus_kp);
+        }
+        f.body += solve_rows(true, ne, dl_e, 1);
+    }
     f.body += call(prefix + "tail", *tail.kernel, sc, tail_outputs) + "\n";
     for (int t = 0; t < kkt.sides; ++t) {  // Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M), ∂q̈ = W ∂λ − Y, R and M where the tail left them
         const std::string dq = out(t), dl = out(joint_outputs + t);

@@ -1,7 +1,7 @@
 // One generated robot's entry in the table of robot_entry.hpp: compiled once a robot, with ROBOT_NS
 // (the robot's namespace), ROBOT_HEADER, ROBOT_URDF, ROBOT_REPORT, ROBOT_FLOATING and, in the builds
 // with the derivative kernels, ROBOT_DERIVATIVES, and in those with contact problems, ROBOT_CONTACTS
-// (tests/generated/CMakeLists.txt).
+// and, the quadruped's, ROBOT_BAUMGARTE (its problem file quadruped_baumgarte.yaml; tests/generated/CMakeLists.txt).
 #include <cstddef>
 #include <cstdlib>
 #include <new>
@@ -56,7 +56,7 @@ template <auto f, auto cold, auto batched, const int* sizes, robot::Kernel k> st
 template <class... P, void (*f)(P...) noexcept, void (*cold)(P...) noexcept, class... B, void (*batched)(B...) noexcept,
           const int* sizes, robot::Kernel k>
 struct Erased<f, cold, batched, sizes, k> {
-    static_assert(sizeof...(P) == sizeof...(B) && sizeof...(P) <= 12);
+    static_assert(sizeof...(P) == sizeof...(B) && sizeof...(P) <= 16);
     static void call(double* const* a) { call_converted<Scalar>(f, sizes, a, std::index_sequence_for<P...>{}); }
     static void call_cold(double* const* a) { call_converted<Scalar>(cold, sizes, a, std::index_sequence_for<P...>{}); }
     static void call_batch(double* const* a) { call_converted<Batch>(batched, sizes, a, std::index_sequence_for<P...>{}); }
@@ -90,6 +90,11 @@ const Robot entry{
 #else
     .contacts = "",
 #endif
+#ifdef ROBOT_BAUMGARTE
+    .baumgarte = ROBOT_BAUMGARTE,
+#else
+    .baumgarte = "",
+#endif
     .tolerance = sizeof(Scalar) == sizeof(float) ? 1e-4 : 1e-12,
     .lu_tolerance = sizeof(Scalar) == sizeof(float) ? 1e-4 : 1e-10,
     .round = [](double x) { return static_cast<double>(static_cast<Scalar>(x)); },
@@ -104,6 +109,9 @@ const Robot entry{
 #endif
 #ifdef ROBOT_CONTACTS
                 KERNEL(contact_aba), KERNEL(contact_derivatives), KERNEL(impulse_aba), KERNEL(impulse_derivatives),
+#endif
+#ifdef ROBOT_BAUMGARTE
+                KERNEL(quadruped_baumgarte_aba), KERNEL(quadruped_baumgarte_derivatives),
 #endif
     },
 };

@@ -21,7 +21,7 @@ struct Kernel {
     const char* name;
     int args;
     const int* sizes;
-    bool input[12];
+    bool input[16];  // a kernel has at most 16 arguments (a problem with Baumgarte's errors: 13)
     void (*call)(double* const* a);
     void (*cold)(double* const* a);   // k_cold
     void (*batch)(double* const* a);  // batch::k, W states
@@ -30,7 +30,7 @@ struct Kernel {
     bool (*in_code_range)(bool cold);
 
     template <class... P> void operator()(P*... p) const {
-        static_assert(sizeof...(P) <= 12);
+        static_assert(sizeof...(P) <= 16);
         if (static_cast<int>(sizeof...(P)) != args) {
             std::fprintf(stderr, "%s takes %d arguments, called with %d\n", name, args, static_cast<int>(sizeof...(P)));
             std::abort();
@@ -49,6 +49,7 @@ struct Robot {
     int NQ, NV, NB, W;       // W: the batch width (BATCH)
     const char* fd_refusal;  // the header's: non-empty when forward dynamics is undefined
     const char* contacts;    // its problems contact:<contacts> and impulse:<contacts>, or ""  (ROBOT_CONTACTS)
+    const char* baumgarte;   // a problem file of contacts with Baumgarte's terms (its kernels quadruped_baumgarte_*), or ""
     double tolerance;        // against the reference (1e-12 in double, 1e-4 in float)
     double lu_tolerance;     // against a second formulation (Nori's LU against RNEA and ABA)
     double (*round)(double); // to the robot's scalar and back

@@ -180,16 +180,20 @@ GENERATED_TEST(Derivatives, has_derivatives) {
 // <problem>_aba and <problem>_derivatives against their specifications' references.
 bool has_contacts(const Robot& r) { return r.contacts[0] != 0; }
 GENERATED_TEST(ContactDerivatives, has_contacts) {
-    for (const bool impulse : {false, true}) {
-        const Problem problem = load_problem(model, (impulse ? "impulse:" : "contact:") + std::string(robot.contacts));
+    std::vector<std::string> problems{"contact:" + std::string(robot.contacts), "impulse:" + std::string(robot.contacts)};
+    if (robot.baumgarte[0]) problems.push_back(robot.baumgarte);  // its inputs tau and Baumgarte's errors
+    for (const std::string& name : problems) {
+        const Problem problem = load_problem(model, name);
         const auto analysis = std::make_shared<const ProblemAnalysis>(analyze_problem(model, problem, {.states = 10}));
         for (const KernelSpec& spec : problem_kernel_specs(analysis)) {
             if (spec.name != problem.name + "_aba" && spec.name != problem.name + "_derivatives") continue;
             SCOPED_TRACE(spec.name);
+            std::uniform_real_distribution<double> error(-0.02, 0.02);
             for (int s = 0; s < 200 && !HasFatalFailure(); ++s) {
                 draw();
                 Arrays<double> in{q, qd};
-                if (!impulse) in.push_back(tau);
+                for (const ProblemInput& i : problem.inputs)
+                    in.push_back(i.name == "tau" ? tau : VecX<double>(VecX<double>::NullaryExpr(i.size(), [&] { return error(rng); })));
                 in.push_back(g);
                 const Arrays<double> reference = spec.reference(model, in);
                 std::vector<std::vector<double>> args;
