@@ -10,8 +10,8 @@
 //   ∂v_F/∂q_j = ᶠX_0 u,   ∂a_F/∂q_j = ᶠX_0 (a_λ × s + u × (v_k − v_λ)),   ∂a_F/∂q̇_j = ᶠX_0 (s × (v_k − v_λ − v_j)),
 // a_F spatial; the classical acceleration adds ω_F × ν_F to its linear part (ν_F the origin's velocity),
 // whose derivative is ∂ω_F × ν_F + ω_F × ∂ν_F. Columns of joints that do not support k are zero.
-// World-aligned (frame_motion's convention, diag(R, R) x with R F's rotation to the world), a
-// derivative along q_j adds s_ω × (R x) to R ∂x, the frame's axes turning with it.
+// World-aligned (frame_motion's convention: ω and the origin's ṗ, p̈ in world axes) the same follow from
+// the world-coordinate ∂⁰v_k, ∂⁰a_k directly (world_aligned_motion_derivatives), without F's axes.
 #pragma once
 
 #include <vector>
@@ -28,21 +28,37 @@ template <class S> struct FrameMotionDerivatives {
     MatX<S> J, dv_dq, da_dq, da_dqd;  // 6 x NV, F coordinates; ∂v/∂q̇ = ∂a/∂q̈ = J
 };
 
-template <class S>
-std::vector<FrameMotionDerivatives<S>> frame_motion_derivatives(const Model& model, const std::vector<LinkFrame>& frames,
-                                                                const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd) {
-    const int N = model.N(), n = model.nv;
-    const Kinematics<S> kin = forward_kinematics<S>(model, q, qd);
-    const std::vector<Vec6<S>> a_body = accelerations<S>(model, kin, qd, qdd);
-    // Every body's velocity and acceleration and every column of S, in world coordinates.
-    std::vector<Vec6<S>> v(N), a(N), s(n);
+// Every body's velocity and acceleration (no gravity) and every column of S, in world coordinates,
+// by accelerations' recursion (forward_kinematics.hpp) in world coordinates, where it needs no
+// transform a body: s = ⁰X_i S's column, v_i = v_λ + S q̇, a_i = a_λ + S q̈ + v_i × S q̇.
+template <class S> struct WorldMotion {
+    Kinematics<S> kin;
+    std::vector<Vec6<S>> v, a, s;
+};
+template <class S> WorldMotion<S> world_motion(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd) {
+    const int N = model.N();
+    WorldMotion<S> w{forward_kinematics<S>(model, q, qd), std::vector<Vec6<S>>(N), std::vector<Vec6<S>>(N), std::vector<Vec6<S>>(model.nv)};
     for (int i = 0; i < N; ++i) {
         const Step<S> step;
         const Body& b = model.bodies[i];
-        v[i] = kin.X_0[i].inverse_apply(kin.v[i]);
-        a[i] = kin.X_0[i].inverse_apply(a_body[i]);
-        for (int k = 0; k < b.joint.nv(); ++k) s[b.v_index + k] = kin.X_0[i].inverse_apply(motion_axis(b.joint, k).cast<S>());
+        Vec6<S> vJ = Vec6<S>::Zero(), aJ = Vec6<S>::Zero();
+        for (int k = 0; k < b.joint.nv(); ++k) {
+            const Vec6<S>& s = w.s[b.v_index + k] = w.kin.X_0[i].inverse_apply(motion_axis(b.joint, k).cast<S>());
+            vJ += s * qd[b.v_index + k], aJ += s * qdd[b.v_index + k];
+        }
+        w.v[i] = b.lambda < 0 ? vJ : Vec6<S>(w.v[b.lambda] + vJ);
+        w.a[i] = (b.lambda < 0 ? aJ : Vec6<S>(w.a[b.lambda] + aJ)) + crm<S>(w.v[i], vJ);
     }
+    return w;
+}
+
+template <class S>
+std::vector<FrameMotionDerivatives<S>> frame_motion_derivatives(const Model& model, const std::vector<LinkFrame>& frames,
+                                                                const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd) {
+    const int n = model.nv;
+    const WorldMotion<S> world = world_motion<S>(model, q, qd, qdd);
+    const Kinematics<S>& kin = world.kin;
+    const std::vector<Vec6<S>>&v = world.v, &a = world.a, &s = world.s;
     const Vec6<S> zero = Vec6<S>::Zero();
     std::vector<FrameMotionDerivatives<S>> out;
     for (const LinkFrame& f : frames) {
@@ -80,35 +96,50 @@ std::vector<FrameMotionDerivatives<S>> frame_motion_derivatives(const Model& mod
     return out;
 }
 
-// The world-aligned derivatives of a frame's (ω, ṗ) and (ω̇, p̈) (frame_motion's outputs): rows of
-// diag(R, R) x, and along q_j also s_ω × (R x), s_ω the angular part of column j of S in world axes.
+// The world-aligned derivatives of a frame's (ω, ṗ) and (ω̇, p̈) (frame_motion's outputs), straight from
+// the world-coordinate ones above, p the frame's origin: ṗ = v_O + ω × p and p̈ = a_O + ω̇ × p + ω × ṗ
+// for body k's (ω, v_O) and (ω̇, a_O), and p moves along q_j by J's linear part, s_v + s_ω × p:
+//   ∂ṗ = ∂v_O + ∂ω × p + ω × ∂p,   ∂p̈ = ∂a_O + ∂ω̇ × p + ω̇ × ∂p + ∂ω × ṗ + ω × ∂ṗ,
+// along q_j with ∂⁰v_k and ∂⁰a_k above; along q̇_j with ∂ω = s_ω, ∂ṗ = J's linear part and ∂p = 0.
 template <class S> struct WorldAlignedMotionDerivatives {
     MatX<S> dv_dq, dv_dqd, da_dq, da_dqd, da_dqdd;  // 6 x NV each
 };
 template <class S>
 std::vector<WorldAlignedMotionDerivatives<S>> world_aligned_motion_derivatives(const Model& model, const std::vector<LinkFrame>& frames,
                                                                                const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd) {
-    const std::vector<FrameMotionDerivatives<S>> local = frame_motion_derivatives<S>(model, frames, q, qd, qdd);
+    const int n = model.nv;
+    const WorldMotion<S> world = world_motion<S>(model, q, qd, qdd);
+    const std::vector<Vec6<S>>&v = world.v, &a = world.a, &s = world.s;
+    const Vec6<S> zero = Vec6<S>::Zero();
     std::vector<WorldAlignedMotionDerivatives<S>> out;
-    for (size_t f = 0; f < frames.size(); ++f) {
-        const FrameMotionDerivatives<S>& d = local[f];
-        const int n = model.nv;
+    for (const LinkFrame& f : frames) {
         WorldAlignedMotionDerivatives<S> w{MatX<S>::Zero(6, n), MatX<S>::Zero(6, n), MatX<S>::Zero(6, n), MatX<S>::Zero(6, n),
                                            MatX<S>::Zero(6, n)};
-        const Vec6<S> v = world_aligned<S>(d.X_0, d.v), a = world_aligned<S>(d.X_0, d.a);
-        for (int j = frames[f].body; j >= 0; j = model.bodies[j].lambda) {
+        if (f.body < 0) {  // welded to the fixed base: still
+            out.push_back(w);
+            continue;
+        }
+        const int k = f.body;
+        const Vec3<S> p = (f.X.cast<S>() * world.kin.X_0[k]).r;
+        const Vec3<S> omega = ang(v[k]), p_dot = lin(v[k]) + omega.cross(p), omega_dot = ang(a[k]);
+        for (int j = k; j >= 0; j = model.bodies[j].lambda) {
             const Step<S> step;
             const Body& b = model.bodies[j];
+            const Vec6<S> v_lambda = b.lambda < 0 ? zero : v[b.lambda], a_lambda = b.lambda < 0 ? zero : a[b.lambda];
+            const Vec6<S> v_rel = v[k] - v_lambda;
             for (int c = b.v_index; c < b.v_index + b.joint.nv(); ++c) {
-                const Vec6<S> J = world_aligned<S>(d.X_0, Vec6<S>(d.J.col(c)));
-                const Vec3<S> s_omega = ang(J);  // the column's rotation, world axes
-                const auto turned = [&](const Vec6<S>& x, const Vec6<S>& dx) {
-                    return Vec6<S>(world_aligned<S>(d.X_0, dx) + spatial<S>(s_omega.cross(ang(x)), s_omega.cross(lin(x))));
-                };
-                w.dv_dq.col(c) = turned(v, d.dv_dq.col(c));
-                w.da_dq.col(c) = turned(a, d.da_dq.col(c));
+                const Vec3<S> s_omega = ang(s[c]), dp = lin(s[c]) + s_omega.cross(p);  // J's column: (s_ω, ∂p)
+                const Vec6<S> J = spatial<S>(s_omega, dp);
+                const Vec6<S> u = crm<S>(v_lambda, s[c]);
+                const Vec6<S> dv = crm<S>(s[c], v_rel), da = crm<S>(s[c], Vec6<S>(a[k] - a_lambda)) + crm<S>(u, v_rel);
+                const Vec3<S> d_omega = ang(dv), dp_dot = lin(dv) + d_omega.cross(p) + omega.cross(dp);
+                w.dv_dq.col(c) = spatial<S>(d_omega, dp_dot);
+                w.da_dq.col(c) = spatial<S>(ang(da), lin(da) + Vec3<S>(ang(da)).cross(p) + omega_dot.cross(dp) + d_omega.cross(p_dot) +
+                                                         omega.cross(dp_dot));
+                // s × (v_rel − v_j); a joint of one dof has s × v_j = s × v_λ = −u
+                const Vec6<S> da_qd = b.joint.nv() == 1 ? Vec6<S>(dv + u) : crm<S>(s[c], Vec6<S>(v_rel - v[j]));
+                w.da_dqd.col(c) = spatial<S>(ang(da_qd), lin(da_qd) + Vec3<S>(ang(da_qd)).cross(p) + s_omega.cross(p_dot) + omega.cross(dp));
                 w.dv_dqd.col(c) = J;
-                w.da_dqd.col(c) = world_aligned<S>(d.X_0, Vec6<S>(d.da_dqd.col(c)));
                 w.da_dqdd.col(c) = J;
             }
         }
@@ -118,6 +149,8 @@ std::vector<WorldAlignedMotionDerivatives<S>> world_aligned_motion_derivatives(c
 }
 
 // Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
+#define RBDGEN_WORLD_MOTION(S) WorldMotion<S> world_motion(const Model&, const VecX<S>&, const VecX<S>&, const VecX<S>&)
+RBDGEN_COMPILED_ONCE(RBDGEN_WORLD_MOTION)
 #define RBDGEN_FRAME_MOTION_DERIVATIVES(S) std::vector<FrameMotionDerivatives<S>> frame_motion_derivatives(const Model&, \
     const std::vector<LinkFrame>&, const VecX<S>&, const VecX<S>&, const VecX<S>&)
 RBDGEN_COMPILED_ONCE(RBDGEN_FRAME_MOTION_DERIVATIVES)

@@ -56,6 +56,7 @@
     template RBDGEN_JOINT_SPACE_SYSTEM(S);          \
     template RBDGEN_FD_CRBA_LTDL(S);                \
     template RBDGEN_FORWARD_KINEMATICS(S);          \
+    template RBDGEN_WORLD_MOTION(S);                \
     template RBDGEN_FRAME_MOTION_DERIVATIVES(S);    \
     template RBDGEN_WORLD_ALIGNED_MOTION_DERIVATIVES(S); \
     template RBDGEN_FRAME_STATES(S);                \
