@@ -471,6 +471,33 @@ TEST(CompactEmission, LtdlAsLoops) {
     }
 }
 
+// A step function names each of v_, x_ and c_ where its body uses it, also where a lane step reads and
+// writes v_ only whole (rbdgen_lanes_load<L>(v_ + x_[i]), rbdgen_lanes_store): the quadruped's contact
+// derivatives with --lanes had such a step with v_ unnamed, and did not compile.
+TEST(CompactEmission, StepFunctionsNameTheArraysTheyUse) {
+    const Model model = load_urdf(test::project_model("quadruped.urdf"), {.floating_base = true});
+    GenerateOptions options;
+    options.name = "robot";
+    options.kernels = {"rnea"};
+    options.problems = {"contact:link003:point,link006:point,link009:point,link012:point"};
+    options.lanes = true;
+    const std::string source = generate_sources(model, options).at("robot_contact_derivatives.cpp");
+    int steps = 0, whole = 0;
+    for (size_t at = source.find("RBDGEN_NOINLINE RBDGEN_CODE void "); at != std::string::npos;
+         at = source.find("RBDGEN_NOINLINE RBDGEN_CODE void ", at + 1)) {
+        const size_t open = source.find('{', at), close = source.find("\n}\n", open);
+        const std::string signature = source.substr(at, open - at), body = source.substr(open, close - open);
+        for (const char* p : {"v_", "x_", "c_"}) {
+            const bool used = body.find(std::string(p) + "[") != std::string::npos || body.find(std::string(p) + " + ") != std::string::npos;
+            EXPECT_EQ(used, signature.find(std::string(" ") + p + ",") != std::string::npos) << p << " in " << signature.substr(0, 120);
+        }
+        whole += body.find("v_[") == std::string::npos && body.find("v_ + ") != std::string::npos;
+        ++steps;
+    }
+    EXPECT_GT(steps, 0);
+    EXPECT_GT(whole, 0) << "no step reads v_ only whole: the case this checks";
+}
+
 // aba_derivatives' three NV x NV solves go a whole row of NV numbers a step, NV folded into the call, so
 // that the runtime header's rbdgen_row holds each row as vector statements (x86-64, AArch64) while the
 // rows it depends on are subtracted from it, where the plain loop, of a run-time length, stayed scalar

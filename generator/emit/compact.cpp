@@ -606,8 +606,12 @@ private:
             arrays += fmt::format(", {}{}* {}", a < first_output_ ? "const " : "", element_type(a),
                                   f.used.count(sources_[a]) ? "RBDGEN_RESTRICT " + sources_[a] : "");
         // v_, x_ and c_ (never a kernel array's name: frame_motion returns v, ltdl_solve x) unnamed
-        // where the step does not use them: no unused-parameter warning under -Wextra -Werror
-        const auto named_if_used = [&](const char* p) { return f.text.find(std::string(p) + "[") != std::string::npos ? fmt::format(" RBDGEN_RESTRICT {}", p) : std::string(); };
+        // where the step does not use them: no unused-parameter warning under -Wextra -Werror. A lane
+        // step may read and write v_ only whole (rbdgen_lanes_load<L>(v_ + x_[i])).
+        const auto named_if_used = [&](const char* p) {
+            const bool used = f.text.find(std::string(p) + "[") != std::string::npos || f.text.find(std::string(p) + " + ") != std::string::npos;
+            return used ? fmt::format(" RBDGEN_RESTRICT {}", p) : std::string();
+        };
         const std::string lane_type = lanes > 1 ? fmt::format("    typedef rbdgen_lanes<Scalar, {}>::type L;\n", lanes) : "";
         return fmt::format("RBDGEN_NOINLINE RBDGEN_CODE void {}({}*{}, const {}*{}, const Scalar*{}{}) noexcept {{\n{}{}}}\n\n",
                            name, type_, named_if_used("v_"), index_, named_if_used("x_"), named_if_used("c_"), arrays, lane_type, f.text);
