@@ -2,7 +2,8 @@
 // what a user without them does, in one process, on the same states: central differences of the
 // emitted forward kernel contact_aba on the tangent space (6 NV calls: along q, q̇ and τ), and ADOL-C's
 // forward mode on the reference contact_aba (a tape made once; at each state fov_forward in 3 NV
-// directions). Hot (32 random states cycled) and cold (64 MiB written before each call).
+// directions). Hot (32 random states cycled) and cold (64 MiB written before each call). The impact on
+// the same contacts: impulse_derivatives against central differences of the emitted impulse_aba.
 // Markdown table for bench/contact_derivatives.md (--out=FILE). Run by bench/contact_derivatives.sh.
 #include "adolc_taylor.hpp"  // first: Eigen's NumTraits<adouble>
 
@@ -107,36 +108,48 @@ void generated(Case& c, State& s, ContactDerivativesRobot::Derivatives f) {
     f(s.q.data(), s.qd.data(), s.tau.data(), s.g.data(), p[0], p[1], p[2], p[3], p[4], p[5]);
 }
 
-// Central differences of the emitted contact_aba along q's tangent directions, q̇'s and τ's.
-void central(Case& c, State& s) {
-    const ContactDerivativesRobot& r = *c.r;
-    const int n = r.nv, m = r.m;
+// Central differences of an emitted forward kernel y (q, q̇, τ) → (q̈, λ) along q's tangent directions,
+// then the first `along` − 1 of q̇'s and τ's (the contact: both; the impact: q̇'s).
+template <class Forward> void differences(Case& c, State& s, int along, Forward y) {
+    const int n = c.r->nv, m = c.r->m;
     const double h = 1e-5;
-    const auto column = [&](int along, int k) {
+    const auto column = [&](int x, int k) {
         for (int i = 0; i < n + m; ++i) {
             const double d = (c.yp[i] - c.ym[i]) / (2 * h);
-            (i < n ? c.out[along][i * n + k] : c.out[3 + along][(i - n) * n + k]) = d;
+            (i < n ? c.out[x][i * n + k] : c.out[3 + x][(i - n) * n + k]) = d;
         }
     };
     for (int k = 0; k < n; ++k) {
         plus(s.q, k, h, c.qp);
-        r.contact_aba(c.qp.data(), s.qd.data(), s.tau.data(), s.g.data(), c.yp.data());
+        y(c.qp.data(), s.qd.data(), s.tau.data(), c.yp.data());
         plus(s.q, k, -h, c.qp);
-        r.contact_aba(c.qp.data(), s.qd.data(), s.tau.data(), s.g.data(), c.ym.data());
+        y(c.qp.data(), s.qd.data(), s.tau.data(), c.ym.data());
         column(0, k);
     }
-    for (int along = 1; along < 3; ++along) {
-        std::vector<double>& v = along == 1 ? s.qd : s.tau;
+    for (int x = 1; x < along; ++x) {
+        std::vector<double>& v = x == 1 ? s.qd : s.tau;
         for (int k = 0; k < n; ++k) {
             const double x0 = v[k];
             v[k] = x0 + h;
-            r.contact_aba(s.q.data(), s.qd.data(), s.tau.data(), s.g.data(), c.yp.data());
+            y(s.q.data(), s.qd.data(), s.tau.data(), c.yp.data());
             v[k] = x0 - h;
-            r.contact_aba(s.q.data(), s.qd.data(), s.tau.data(), s.g.data(), c.ym.data());
+            y(s.q.data(), s.qd.data(), s.tau.data(), c.ym.data());
             v[k] = x0;
-            column(along, k);
+            column(x, k);
         }
     }
+}
+void central(Case& c, State& s) {
+    differences(c, s, 3, [&](const double* q, const double* qd, const double* tau, double* y) { c.r->contact_aba(q, qd, tau, s.g.data(), y); });
+}
+
+// The impact on the same contacts: impulse_derivatives (∂q̇⁺ and ∂Λ along q and q̇⁻, into out[0], out[1],
+// out[3], out[4]) and central differences of the emitted impulse_aba (4 NV calls).
+void impact(Case& c, State& s, ContactDerivativesRobot::ImpulseDerivatives f) {
+    f(s.q.data(), s.qd.data(), s.g.data(), c.out[0].data(), c.out[1].data(), c.out[3].data(), c.out[4].data());
+}
+void impact_central(Case& c, State& s) {
+    differences(c, s, 2, [&](const double* q, const double* qd, const double*, double* y) { c.r->impulse_aba(q, qd, s.g.data(), y); });
 }
 
 // ADOL-C's forward mode on the tape, in every direction at once (fov_forward).
@@ -162,7 +175,10 @@ const Named kPeers[] = {{"rbdgen", [](Case& c, State& s) { generated(c, s, c.r->
                         {"rbdgen-native", [](Case& c, State& s) { generated(c, s, c.r->derivatives_native); }},
                         {"rbdgen-native-lanes", [](Case& c, State& s) { generated(c, s, c.r->derivatives_lanes); }},
                         {"central", central},
-                        {"adolc", adolc}};
+                        {"adolc", adolc},
+                        {"impulse-rbdgen", [](Case& c, State& s) { impact(c, s, c.r->impulse_derivatives); }},
+                        {"impulse-rbdgen-native", [](Case& c, State& s) { impact(c, s, c.r->impulse_derivatives_native); }},
+                        {"impulse-central", impact_central}};
 
 // max |a − b| / max(1, max |b|) over the outputs, along q, q̇ and the τ the problem reads, at one state.
 double disagreement(Case& c, Peer a, Peer b) {
@@ -217,5 +233,22 @@ int main(int argc, char** argv) {
             << " µs | " << fmt_ns(t("rbdgen-native-lanes") / 1000) << " µs | " << ratio("central") << " | " << ratio("adolc") << " | "
             << fmt_ns(t("rbdgen-cold") / 1000) << " µs | " << ops << ", " << (clock > 0 ? num(ops / (ours * clock), "%.1f") : "?") << " | "
             << num(disagreement(*c, kPeers[0].run, central), "%.1e") << ", " << num(disagreement(*c, kPeers[0].run, adolc), "%.1e") << " |\n";
+    }
+    out << "\nThe impact on the same contacts (`--problem impulse:<feet>`): `impulse_derivatives` (∂q̇⁺ and the impulses' ∂Λ along q and "
+           "q̇⁻) against central differences of the emitted `impulse_aba` (4 NV calls), the same states.\n\n"
+           "| robot (NV, contact rows) | rbdgen hot | `-march=native` | central differences of `impulse_aba` | rbdgen cold | operations | "
+           "agreement with central differences |\n|---|---|---|---|---|---|---|\n";
+    for (auto& c : cases) {
+        const std::string l = c->r->label;
+        const auto t = [&](const std::string& peer) { return collect.ns[l + "/" + peer]; };
+        const double ours = t("impulse-rbdgen");
+        long ops = 0;
+        std::ifstream report(c->r->report);
+        const nlohmann::json j = nlohmann::json::parse(report);
+        for (const char* k : {"add", "mul", "div"}) ops += j["problems"]["impulse"]["kernels"]["impulse_derivatives"]["ops"][k].get<long>();
+        out << "| " << l << " (" << c->r->nv << ", " << c->r->m << ") | " << fmt_ns(ours / 1000) << " µs | " << fmt_ns(t("impulse-rbdgen-native") / 1000)
+            << " µs | " << fmt_ns(t("impulse-central") / 1000) << " µs (" << num(t("impulse-central") / ours, "%.0f") << "×) | "
+            << fmt_ns(t("impulse-rbdgen-cold") / 1000) << " µs | " << ops << " | "
+            << num(disagreement(*c, [](Case& x, State& s) { impact(x, s, x.r->impulse_derivatives); }, impact_central), "%.1e") << " |\n";
     }
 }

@@ -10,7 +10,8 @@
 // figures issues 43 and 46 quote for Pinocchio 3.7 (Intel Xeon, -O3 -march=native, hot, median; not
 // run here) and H⁻¹'s time against the generated aba's. The centroidal derivatives against central
 // differences of the generated centroidal_momentum_rate (what a user without them does); q ⊕ v and
-// q₁ ⊖ q₀ against MuJoCo's mj_integratePos and mj_differentiatePos. Markdown for bench/RESULTS.md
+// q₁ ⊖ q₀ against MuJoCo's mj_integratePos and mj_differentiatePos; the frames' motion derivatives
+// (the arm's flange, the feet) against central differences of frame_motion. Markdown for bench/RESULTS.md
 // (--out=FILE).
 #include <benchmark/benchmark.h>
 
@@ -38,7 +39,7 @@ struct Case {
     const WholeBodyRobot* r = nullptr;
     std::vector<Inputs> states;
     int next = 0;
-    std::vector<double> a, b, c, d, identity, step, qp, qm, vp, ap;
+    std::vector<double> a, b, c, d, e, identity, step, qp, qm, vp, ap, fp, fm;
     std::vector<std::vector<double>> q1, mj_q, mj_q1;  // a state's q ⊕ q̇, and both in MuJoCo's order
     size_t index(const Inputs& s) const { return static_cast<size_t>(&s - states.data()); }
     test::Mujoco mj;
@@ -69,6 +70,14 @@ struct Quantity {
     Call Peer::*dart;
     void (*differences)(Case&, Inputs&) = nullptr;  // what a user without the kernel does
 };
+// q ⊕ h e_k and q ⊕ −h e_k into c.qp and c.qm, by the generated integrate.
+void tangent_steps(Case& c, const Inputs& s, int k, double h) {
+    std::fill(c.step.begin(), c.step.end(), 0.0);
+    c.step[k] = h;
+    c.r->integrate(s.q.data(), c.step.data(), c.qp.data());
+    c.step[k] = -h;
+    c.r->integrate(s.q.data(), c.step.data(), c.qm.data());
+}
 // Central differences of the generated centroidal_momentum_rate along q's tangent directions (q ⊕ ±h e_k
 // by the generated integrate), q̇ and q̈: what centroidal_derivatives replaces.
 void centroidal_differences(Case& c, Inputs& s) {
@@ -77,11 +86,7 @@ void centroidal_differences(Case& c, Inputs& s) {
     const double h = 1e-6;
     double hp[12], hm[12];
     for (int k = 0; k < nv; ++k) {
-        std::fill(c.step.begin(), c.step.end(), 0.0);
-        c.step[k] = h;
-        r.integrate(s.q.data(), c.step.data(), c.qp.data());
-        c.step[k] = -h;
-        r.integrate(s.q.data(), c.step.data(), c.qm.data());
+        tangent_steps(c, s, k, h);
         r.centroidal_momentum_rate(c.qp.data(), s.qd.data(), s.x.data(), hp, hp + 6);
         r.centroidal_momentum_rate(c.qm.data(), s.qd.data(), s.x.data(), hm, hm + 6);
         for (int i = 0; i < 12; ++i) c.a[i * nv + k] = (hp[i] - hm[i]) / (2 * h);
@@ -93,6 +98,37 @@ void centroidal_differences(Case& c, Inputs& s) {
             x[k] -= 2 * h;
             r.centroidal_momentum_rate(s.q.data(), which == 0 ? x.data() : s.qd.data(), which == 0 ? s.x.data() : x.data(), hm, hm + 6);
             for (int i = 6; i < 12; ++i) c.b[(which * 6 + i - 6) * nv + k] = (hp[i] - hm[i]) / (2 * h);
+        }
+    }
+}
+// Central differences of the generated frame_motion (v and a, 6 rows a frame) along q's tangent directions,
+// q̇ and q̈: what frame_motion_derivatives replaces (6 NV calls).
+void frame_differences(Case& c, Inputs& s) {
+    const WholeBodyRobot& r = *c.r;
+    const int nv = r.nv, rows = r.frame_rows;
+    const double h = 1e-6;
+    double *v_p = c.fp.data(), *v_m = c.fm.data(), *a_p = v_p + rows, *a_m = v_m + rows;
+    const auto column = [&](int k, std::vector<double>* dv, std::vector<double>& da) {
+        for (int i = 0; i < rows; ++i) {
+            if (dv) (*dv)[i * nv + k] = (v_p[i] - v_m[i]) / (2 * h);
+            da[i * nv + k] = (a_p[i] - a_m[i]) / (2 * h);
+        }
+    };
+    for (int k = 0; k < nv; ++k) {
+        tangent_steps(c, s, k, h);
+        r.frame_motion(c.qp.data(), s.qd.data(), s.x.data(), v_p, a_p);
+        r.frame_motion(c.qm.data(), s.qd.data(), s.x.data(), v_m, a_m);
+        column(k, &c.a, c.c);
+        for (int which = 0; which < 2; ++which) {  // q̇, then q̈
+            std::vector<double>& x = which == 0 ? c.vp : c.ap;
+            x = which == 0 ? s.qd : s.x;
+            const double* qd = which == 0 ? x.data() : s.qd.data();
+            const double* qdd = which == 0 ? s.x.data() : x.data();
+            x[k] += h;
+            r.frame_motion(s.q.data(), qd, qdd, v_p, a_p);
+            x[k] -= 2 * h;
+            r.frame_motion(s.q.data(), qd, qdd, v_m, a_m);
+            column(k, which == 0 ? &c.b : nullptr, which == 0 ? c.d : c.e);
         }
     }
 }
@@ -150,6 +186,12 @@ const Quantity kQuantities[] = {
      [](Case& c, Inputs& s) { c.r->integrate_jacobians(s.q.data(), s.qd.data(), c.a.data(), c.b.data()); }, nullptr, nullptr},
     {"difference_jacobians", "dDifference (both)", 0, 0.86,
      [](Case& c, Inputs& s) { c.r->difference_jacobians(s.q.data(), c.q1[c.index(s)].data(), c.a.data(), c.b.data()); }, nullptr, nullptr},
+    // the frames' velocity and acceleration derivatives; Pinocchio's computeForwardKinematicsDerivatives
+    // gives every joint's, from which getFrameVelocityDerivatives and getFrameAccelerationDerivatives read a frame's
+    {"frame_motion_derivatives", "computeForwardKinematicsDerivatives", 1.0, 5.2,
+     [](Case& c, Inputs& s) {
+         c.r->frame_motion_derivatives(s.q.data(), s.qd.data(), s.x.data(), c.a.data(), c.b.data(), c.c.data(), c.d.data(), c.e.data());
+     }, nullptr, nullptr, frame_differences},
 };
 
 std::unique_ptr<Case> make_case(const WholeBodyRobot& r) {
@@ -157,7 +199,8 @@ std::unique_ptr<Case> make_case(const WholeBodyRobot& r) {
     c->r = &r;
     for (int k = 0; k < kStates; ++k) c->states.push_back(random_inputs(r.nq, r.nv, r.floating_base, 100 + k));
     const size_t n = static_cast<size_t>(std::max(12, r.nv)) * r.nv;
-    c->a.assign(n, 0), c->b.assign(n, 0), c->c.assign(n, 0), c->d.assign(n, 0), c->identity.assign(n, 0);
+    c->a.assign(n, 0), c->b.assign(n, 0), c->c.assign(n, 0), c->d.assign(n, 0), c->e.assign(n, 0), c->identity.assign(n, 0);
+    c->fp.assign(2 * r.frame_rows, 0), c->fm.assign(2 * r.frame_rows, 0);
     c->step.assign(r.nv, 0), c->qp.assign(r.nq, 0), c->qm.assign(r.nq, 0);
     for (const Inputs& s : c->states) {  // difference's q₁ = q ⊕ q̇, and both in MuJoCo's order (its quaternion w first)
         std::vector<double> q1(r.nq);
