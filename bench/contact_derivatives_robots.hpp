@@ -19,7 +19,7 @@ struct ContactDerivativesRobot {
     void (*impulse_aba)(const double* q, const double* qd, const double* g, double* unknowns);
     using ImpulseDerivatives = void (*)(const double* q, const double* qd, const double* g, double* dqd_plus_dq, double* dqd_plus_dqd,
                                         double* dimpulse_dq, double* dimpulse_dqd);
-    ImpulseDerivatives impulse_derivatives, impulse_derivatives_native;  // -O2; -O2 -march=native
+    ImpulseDerivatives impulse_derivatives, impulse_derivatives_native, impulse_derivatives_lanes;  // the same three builds
 };
 
 std::vector<ContactDerivativesRobot> contact_derivatives_robots();  // contact_derivatives_robots.cpp, configured by CMake

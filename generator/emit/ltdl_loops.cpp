@@ -123,9 +123,11 @@ sym::OpCounts ltdl_loop_ops(const Model& model, const KernelSpec& spec, bool kee
     solve_rows(offH, n, wm);                                       // W = H⁻¹ Jᵀ
     updates(Jupdates, wm);                                         // A = J W
     for (long k = 0; k < m; ++k) add_ltdl(c, k + 1, keep_divisions);  // its factors
-    solve_rows(offA, m, wn);                                       // G = A⁻¹ Wᵀ
-    if (impulse) updates(m * n + 2 * offA + n * m, 1), c.add += m, c.div += m;  // λ and q̇⁺
-    else {  // K = H⁻¹ − W G (H⁻¹ from the identity), −G; λ = −A⁻¹ (Wᵀ b + k), q̈ = K b − Gᵀ k
+    if (impulse) {  // −A⁻¹ J, 1 + W (−A⁻¹ J), λ and q̇⁺
+        solve_rows(offA, m, wn), updates(n * m, wn), c.add += n;
+        updates(m * n + n * m, 1);
+    } else {  // G = A⁻¹ Wᵀ; K = H⁻¹ − W G (H⁻¹ from the identity), −G; λ = −A⁻¹ (Wᵀ b + k), q̈ = K b − Gᵀ k
+        solve_rows(offA, m, wn);
         solve_rows(offH, n, wn), updates(n * m, wn), c.add += m * n;
         updates(n, wm), c.add += m, updates(2 * offA, 1), c.div += m, updates(n + m, wn);
         if (const long ne = static_cast<long>(spec.kkt_errors.size())) c.mul += n * ne, solve_rows(offA, m, row_width(ne, lanes));  // along e
@@ -133,10 +135,6 @@ sym::OpCounts ltdl_loop_ops(const Model& model, const KernelSpec& spec, bool kee
     for (int t = 0; t < kkt.sides; ++t) {                          // Y = H⁻¹ R, M − J Y, ∂λ, ∂q̈ = W ∂λ − Y
         solve_rows(offH, n, wn), updates(Jupdates, wn), solve_rows(offA, m, wn), updates(n * m, wn);
         c.mul += n * wn;
-    }
-    if (impulse) {  // 1 − Gᵀ J, −A⁻¹ J
-        updates(n * m, wn), c.add += n;
-        solve_rows(offA, m, wn);
     }
     return c;
 }
@@ -176,7 +174,7 @@ namespace {
 // LD, J, τ − C or q̇, k), then as loops over whole rows W = H⁻¹ Jᵀ, A = J W and its factors LA
 // (dense: LTDL's tables of a chain), G = A⁻¹ Wᵀ, along τ K = H⁻¹ − W G and −G, λ and q̈; the tail's
 // R and M of each side in the outputs' room, and in place Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M),
-// ∂q̈ = W ∂λ − Y; an impact's along q̇ 1 − Gᵀ J and −A⁻¹ J.
+// ∂q̈ = W ∂λ − Y; an impact without G: along q̇ −A⁻¹ J and 1 + W (−A⁻¹ J) = 1 − Gᵀ J, then λ and q̇⁺.
 LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head, const LoopPart& tail, const EmitOptions& options,
                        const std::string& prefix, bool keep_divisions) {
     const LtdlRows rows = ltdl_rows(expanded_parent(model));
@@ -223,25 +221,24 @@ LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head
                     part_function(prefix + "head", head, options) + part_function(prefix + "tail", tail, options);
     // Contact (b = τ − C): K = H⁻¹ − W G first (∂q̈/∂τ, its output's room), then λ = −A⁻¹ (Wᵀ b + k) and
     // q̈ = K b − Gᵀ k (K symmetric: bᵀ K), products over whole rows instead of the single vectors' solve
-    // H⁻¹ b, whose updates wait on each other. An impact (b = q̇⁻, k = 0): λ = −A⁻¹ J q̇⁻, q̇⁺ = q̇⁻ + W λ.
+    // H⁻¹ b, whose updates wait on each other. An impact (b = q̇⁻, k = 0) needs no G: along q̇ −A⁻¹ J and
+    // 1 + W (−A⁻¹ J), then λ = (−A⁻¹ J) q̇⁻ and q̇⁺ = q̇⁻ + W λ, products of single columns.
     const std::string b = impulse ? "qdd" : "b";
-    f.body = fmt::format("    {} LD[{}], J[{}], {}[{}], k[{}], W[{}], A[{}], LA[{}], G[{}], lambda[{}]{};  // H's factors, J, {}, k, "
-                         "H^-1 J^T, J W and its factors, A^-1 W^T, λ{}\n", type, nnz, m * n, b, n, m, n * m, m * m, annz, m * n, m,
-                         impulse ? "" : fmt::format(", qdd[{}]", n), impulse ? "q̇" : "τ − C", impulse ? "" : ", q̈") +
+    f.body = fmt::format("    {} LD[{}], J[{}], {}[{}], k[{}], W[{}], A[{}], LA[{}], {}lambda[{}]{};  // H's factors, J, {}, k, "
+                         "H^-1 J^T, J W and its factors, {}λ{}\n", type, nnz, m * n, b, n, m, n * m, m * m, annz,
+                         impulse ? "" : fmt::format("G[{}], ", m * n), m, impulse ? "" : fmt::format(", qdd[{}]", n), impulse ? "q̇" : "τ − C",
+                         impulse ? "" : "A^-1 W^T, ", impulse ? "" : ", q̈") +
              call(prefix + "head", *head.kernel, sc, "LD, J, " + b + ", k") + "\n";
     f.body += fmt::format("    rbdgen_transpose<{}, {}, {}>(J, W, 1);\n", type, m, n) + solve_rows(false, m, "W", 1) +
               j_product(m, 0, "W", "A") + fmt::format("    for (int e = 0; e < {}; ++e) LA[e] = A[{}Aat[e]];\n", annz, prefix) +
               fmt::format("    rbdgen_ltdl<{}, {}, {}, true>(LA, {}Aoff, {}Acol, {}, {});\n", type, index, keep_divisions ? "false" : "true", prefix,
                           prefix, nil, m) +
-              fmt::format("    rbdgen_transpose<{}, {}, {}>(W, G, 1);\n", type, n, m) + solve_rows(true, n, "G", 1);
+              (impulse ? "" : fmt::format("    rbdgen_transpose<{}, {}, {}>(W, G, 1);\n", type, n, m) + solve_rows(true, n, "G", 1));
     const std::string dq_last = out(kkt.sides), dl_last = out(joint_outputs + kkt.sides);  // along τ; an impact's along q̇
-    if (impulse)
-        f.body += fmt::format("    for (int c = 0; c < {}; ++c) {{  // λ = −A^-1 J q̇, q̇⁺ = q̇ + W λ\n"
-                              "        {} s = k[c];\n        for (int i = 0; i < {}; ++i) s = s + J[c * {} + i] * qdd[i];\n"
-                              "        lambda[c] = {}{{}} - s;\n    }}\n", m, type, n, n, type) +
-                  fmt::format("    rbdgen_ltdl_solve<{}, {}, true>(LA, {}Aoff, {}Acol, {}, {}, lambda);\n", type, index, prefix, prefix, nil, m) +
-                  fmt::format("    for (int i = 0; i < {}; ++i)\n        for (int c = 0; c < {}; ++c) qdd[i] = qdd[i] + W[i * {} + c] * lambda[c];\n",
-                              n, m, m);
+    if (impulse)  // −A⁻¹ J and 1 + W (−A⁻¹ J) first, then λ = (−A⁻¹ J) q̇ (k is zero) and q̇⁺ = q̇ + W λ
+        f.body += copy(m * n, "J", dl_last) + solve_rows(true, n, dl_last, -1) + product(n, m, n, 0, 1, "W", dl_last, dq_last) +
+                  fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {}] = {}[i * {}] + 1;\n", n, dq_last, n + 1, dq_last, n + 1) +
+                  product(m, n, 1, 0, 1, dl_last, "qdd", "lambda") + product(n, m, 1, 1, 1, "W", "lambda", "qdd");
     else  // K = H⁻¹ − W G (H⁻¹ from the identity) and −G; λ; q̈
         f.body += fmt::format("    for (int e = 0; e < {}; ++e) {}[e] = {}{{}};\n", n * n, dq_last, type) +
                   fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {}] = {}{{}} + 1;\n", n, dq_last, n + 1, type) + solve_rows(false, n, dq_last, 1) +
@@ -264,11 +261,6 @@ LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head
     for (int t = 0; t < kkt.sides; ++t) {  // Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M), ∂q̈ = W ∂λ − Y, R and M where the tail left them
         const std::string dq = out(t), dl = out(joint_outputs + t);
         f.body += solve_rows(false, n, dq, 1) + j_product(n, 1, dq, dl) + solve_rows(true, n, dl, -1) + product(n, m, n, -1, 1, "W", dl, dq);
-    }
-    if (impulse) {  // 1 − Gᵀ J and −A⁻¹ J (W's room for Gᵀ)
-        f.body += fmt::format("    rbdgen_transpose<{}, {}, {}>(G, W, 1);\n", type, m, n) + product(n, m, n, 0, -1, "W", "J", dq_last) +
-                  fmt::format("    for (int i = 0; i < {}; ++i) {}[i * {}] = {}[i * {}] + 1;\n", n, dq_last, n + 1, dq_last, n + 1) +
-                  copy(m * n, "J", dl_last) + solve_rows(true, n, dl_last, -1);
     }
     return f;
 }
