@@ -32,6 +32,8 @@ struct HeldFrame {
     bool point = false;
     double kd = 0, kp = 0;
     int error = -1;
+    int first() const { return point ? 3 : 0; }                // the first held component of a 6-vector [angular; linear]
+    int error_at(int e) const { return error + e - first(); }  // held component e's element of the errors
 };
 
 // The rows of the held frames (3 a point, 6 else); the frames as operational frames; their wrenches
@@ -50,7 +52,7 @@ template <class S> std::vector<Vec6<S>> held_wrenches(const Model& model, const 
     std::vector<Vec6<S>> f_ext(model.N(), Vec6<S>::Zero());
     for (size_t h = 0, r = 0; h < held.size(); ++h) {
         Vec6<S> wF = Vec6<S>::Zero();
-        for (int e = held[h].point ? 3 : 0; e < 6; ++e) wF[e] = lambda[r++];
+        for (int e = held[h].first(); e < 6; ++e) wF[e] = lambda[r++];
         f_ext[held[h].body] += held[h].X.template cast<S>().transpose_apply(wF);
     }
     return f_ext;
@@ -79,8 +81,7 @@ ConstrainedMotion<S> contact_aba(const Model& model, const std::vector<HeldFrame
     for (int i = 0; i < N; ++i) y[i] = MatX<S>::Zero(model.bodies[i].joint.nv(), m);
     for (int f = 0, r = 0; f < static_cast<int>(held.size()); ++f) {
         const HeldFrame& h = held[f];
-        const int first = h.point ? 3 : 0;
-        for (int e = first; e < 6; ++e, ++r) {
+        for (int e = h.first(); e < 6; ++e, ++r) {
             Vec6<double> unit = Vec6<double>::Zero();
             unit[e] = 1;
             Vec6<S> w = h.X.transpose_apply(unit).cast<S>();  // ᵇX_F* e, in the body's coordinates
@@ -119,7 +120,6 @@ ConstrainedMotion<S> contact_aba(const Model& model, const std::vector<HeldFrame
     VecX<S> rhs(m);
     for (int f = 0, r = 0; f < static_cast<int>(held.size()); ++f) {
         const HeldFrame& h = held[f];
-        const int first = h.point ? 3 : 0;
         const Transform<S> X = h.X.cast<S>();
         const Vec6<S> v = X.apply(free.v[h.body]);
         Vec6<S> motion = v;  // an impact: J q̇
@@ -127,9 +127,9 @@ ConstrainedMotion<S> contact_aba(const Model& model, const std::vector<HeldFrame
             motion = X.apply(free.a[h.body]);
             motion.template tail<3>() += X.E * g[h.body] + Vec3<S>(ang(v)).cross(Vec3<S>(lin(v)));
             if (h.kd != 0) motion += S(h.kd) * v;
-            for (int e = first; h.kp != 0 && e < 6; ++e) motion[e] += S(h.kp) * errors[h.error + e - first];
+            for (int e = h.first(); h.kp != 0 && e < 6; ++e) motion[e] += S(h.kp) * errors[h.error_at(e)];
         }
-        for (int e = first; e < 6; ++e) rhs[r++] = -motion[e];
+        for (int e = h.first(); e < 6; ++e) rhs[r++] = -motion[e];
     }
     const std::vector<int> dense = dense_parent(m);
     ltdl<S>(A, dense);

@@ -55,11 +55,10 @@ ContactSystem<S> contact_system(const Model& model, const std::vector<HeldFrame>
     ContactSystem<S> s{sys.H, MatX<S>(m, n), impulse ? qd : VecX<S>(tau - sys.C), VecX<S>(m)};
     for (size_t h = 0, r = 0; h < held.size(); ++h) {
         const HeldFrame& c = held[h];
-        const int first = c.point ? 3 : 0;  // the frame's first held component
         Vec6<S> motion = impulse ? Vec6<S>::Zero() : at_rest[h].a;
         if (!impulse && c.kd != 0) motion += S(c.kd) * at_rest[h].v;
-        for (int e = first; !impulse && c.kp != 0 && e < 6; ++e) motion[e] += S(c.kp) * errors[c.error + e - first];
-        for (int e = first; e < 6; ++e, ++r) s.J.row(r) = at_rest[h].J.row(e), s.k[r] = motion[e];
+        for (int e = c.first(); !impulse && c.kp != 0 && e < 6; ++e) motion[e] += S(c.kp) * errors[c.error_at(e)];
+        for (int e = c.first(); e < 6; ++e, ++r) s.J.row(r) = at_rest[h].J.row(e), s.k[r] = motion[e];
     }
     return s;
 }
@@ -106,7 +105,7 @@ std::vector<MatX<S>> contact_kkt_sides(const Model& model, const std::vector<Hel
     sides[0].topRows(n) = id.dtau_dq;
     if (!impulse) sides[1].topRows(n) = id.dtau_dqd;
     for (size_t h = 0, r = n; h < held.size(); ++h)
-        for (int e = held[h].point ? 3 : 0; e < 6; ++e, ++r) {  // + kd ∂v: ∂v/∂q and J
+        for (int e = held[h].first(); e < 6; ++e, ++r) {  // + kd ∂v: ∂v/∂q and J
             if (impulse) {
                 sides[0].row(r) = f[h].dv_dq.row(e);
                 continue;
@@ -126,9 +125,9 @@ struct HeldError {
 inline std::vector<HeldError> held_errors(const std::vector<HeldFrame>& held) {
     std::vector<HeldError> errors;
     for (size_t h = 0, r = 0; h < held.size(); ++h)
-        for (int e = held[h].point ? 3 : 0; e < 6; ++e, ++r) {
+        for (int e = held[h].first(); e < 6; ++e, ++r) {
             if (held[h].kp == 0) continue;
-            const size_t j = held[h].error + e - (held[h].point ? 3 : 0);
+            const size_t j = held[h].error_at(e);
             if (errors.size() <= j) errors.resize(j + 1);
             errors[j] = {static_cast<int>(r), held[h].kp};
         }

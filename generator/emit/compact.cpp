@@ -171,7 +171,7 @@ void find_crossings(Compact& c) {
 struct StepFunction {
     std::string key, text;
     std::vector<int> inputs, constants, results;
-    std::set<std::string> used;  // the kernel's arrays the step reads or writes
+    std::set<std::string> used;  // the arrays the step reads or writes: the kernel's, and v_, x_ and c_
 };
 StepFunction step_function(const Compact& c, const std::vector<int>& statements, const StatementPrinter& printer, const char* type,
                            int lanes = 1, const std::vector<bool>& whole = {}) {
@@ -191,6 +191,7 @@ StepFunction step_function(const Compact& c, const std::vector<int>& statements,
             auto [it, added] = constant.try_emplace(id, static_cast<int>(f.constants.size()));
             if (added) {
                 f.constants.push_back(id);
+                f.used.insert("c_");
                 if (lanes > 1) text += fmt::format("    const L k{} = {};\n", it->second, gathered("c_", it->second));
             }
             return fmt::format("c_[{}]", it->second);
@@ -209,7 +210,7 @@ StepFunction step_function(const Compact& c, const std::vector<int>& statements,
             }
             text += fmt::format("    const {} i{} = {};\n", type, it->second, read);
             f.key += "<" + c.array_of(id) + ">";
-            if (array != "v_") f.used.insert(array);
+            f.used.insert({array, "x_"});
         }
         return fmt::format("i{}", it->second);
     };
@@ -235,7 +236,7 @@ StepFunction step_function(const Compact& c, const std::vector<int>& statements,
                     text += lanes > 1 ? fmt::format("    {}[x_[@{}.{}]] = t{}[{}];\n", array, f.results.size() - 1, l, t, l)
                                       : fmt::format("    {}[x_[@{}]] = t{};\n", array, f.results.size() - 1, t);
             f.key += "!" + array;
-            if (array != "v_") f.used.insert(array);
+            f.used.insert({array, "x_"});
         }
         f.key += ";";
     }
@@ -606,12 +607,8 @@ private:
             arrays += fmt::format(", {}{}* {}", a < first_output_ ? "const " : "", element_type(a),
                                   f.used.count(sources_[a]) ? "RBDGEN_RESTRICT " + sources_[a] : "");
         // v_, x_ and c_ (never a kernel array's name: frame_motion returns v, ltdl_solve x) unnamed
-        // where the step does not use them: no unused-parameter warning under -Wextra -Werror. A lane
-        // step may read and write v_ only whole (rbdgen_lanes_load<L>(v_ + x_[i])).
-        const auto named_if_used = [&](const char* p) {
-            const bool used = f.text.find(std::string(p) + "[") != std::string::npos || f.text.find(std::string(p) + " + ") != std::string::npos;
-            return used ? fmt::format(" RBDGEN_RESTRICT {}", p) : std::string();
-        };
+        // where the step does not use them: no unused-parameter warning under -Wextra -Werror.
+        const auto named_if_used = [&](const char* p) { return f.used.count(p) ? fmt::format(" RBDGEN_RESTRICT {}", p) : std::string(); };
         const std::string lane_type = lanes > 1 ? fmt::format("    typedef rbdgen_lanes<Scalar, {}>::type L;\n", lanes) : "";
         return fmt::format("RBDGEN_NOINLINE RBDGEN_CODE void {}({}*{}, const {}*{}, const Scalar*{}{}) noexcept {{\n{}{}}}\n\n",
                            name, type_, named_if_used("v_"), index_, named_if_used("x_"), named_if_used("c_"), arrays, lane_type, f.text);

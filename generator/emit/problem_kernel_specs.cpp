@@ -117,7 +117,7 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
         if (!impulse) outputs.push_back(derivative_out("dqdd_dtau", "dqdd/dtau, the constrained inverse H^-1 - H^-1 J^T (J H^-1 J^T)^-1 J "
                                                                     "H^-1 (with respect to a force on every dof, a floating base's too)", {}));
         // along Baumgarte's errors (the measurements input), when the problem has them
-        const bool errors = !impulse && !held_errors(a.problem.held).empty();
+        const bool with_errors = !impulse && !held_errors(a.problem.held).empty();
         const auto along_errors = [&](ArraySpec d) {
             const std::vector<std::string> e = a.problem.inputs[a.problem.error_input].element_names;
             d.doc = d.doc.substr(0, d.doc.find(", row-major")) + ", row-major (column j: with respect to Baumgarte's error j, the "
@@ -127,25 +127,25 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
             d.column_names = [e](const Model&) { return e; };
             return d;
         };
-        if (errors) outputs.push_back(along_errors(derivative_out("dqdd_de", "dqdd/de, Baumgarte's position errors", {})));
+        if (with_errors) outputs.push_back(along_errors(derivative_out("dqdd_de", "dqdd/de, Baumgarte's position errors", {})));
         for (const char* along : impulse ? std::vector{"q", "qd"} : std::vector{"q", "qd", "tau"})
             outputs.push_back(derivative_out("d" + w + "_d" + along, "d" + w + "/d" + along + " of the wrenches, in the order of " + p +
                                              "_aba's", wrenches));
-        if (errors) outputs.push_back(along_errors(derivative_out("dlambda_de", "dlambda/de of the wrenches, in the order of " + p + "_aba's",
+        if (with_errors) outputs.push_back(along_errors(derivative_out("dlambda_de", "dlambda/de of the wrenches, in the order of " + p + "_aba's",
                                                                   wrenches)));
         KernelSpec derivatives = spec(p + "_derivatives",
             "The derivatives of what " + p + "_aba returns, " + (impulse ? "the joint velocities after the impact and the impulses" :
             "the joint accelerations and the contact wrenches") + ", with respect to q (tangent space), qd" + (impulse ? "" : " and tau") +
             (impulse ? "" : " (and Baumgarte's errors e, where the problem has them)") +
             ": the KKT system's implicit derivative, with H's LTDL factors (algorithms/contact_dynamics_derivatives.hpp).",
-            problem_inputs(a.problem), outputs, [analysis](const Model& m, const auto& x) {
+            problem_inputs(a.problem), outputs, [analysis, with_errors](const Model& m, const auto& x) {
                 using S = ScalarOf<std::decay_t<decltype(x)>>;
                 const Problem& pr = analysis->problem;
                 const ProblemArrays<S> in = problem_arrays(x);
                 const auto [tau, errors] = held_inputs(m, pr, in);
                 ContactDerivatives<S> d = contact_dynamics_derivatives<S>(m, pr.held, in.q, in.qd, tau, in.gravity, errors, pr.impulse);
                 if (pr.impulse) return std::vector{row_major(d.dqdd_dq), row_major(d.dqdd_dqd), row_major(d.dlambda_dq), row_major(d.dlambda_dqd)};
-                if (d.dqdd_de.cols() == 0)
+                if (!with_errors)
                     return std::vector{row_major(d.dqdd_dq), row_major(d.dqdd_dqd), row_major(d.dqdd_dtau),
                                        row_major(d.dlambda_dq), row_major(d.dlambda_dqd), row_major(d.dlambda_dtau)};
                 return std::vector{row_major(d.dqdd_dq), row_major(d.dqdd_dqd), row_major(d.dqdd_dtau), row_major(d.dqdd_de),
@@ -164,7 +164,7 @@ std::vector<KernelSpec> problem_kernel_specs(std::shared_ptr<const ProblemAnalys
             {"qdd", impulse ? "the joint velocities before the impact" : "tau - C", nv},
             sized("k", impulse ? "zero" : "the held motion at zero joint accelerations", contact_rows)};
         derivatives.ltdl_loops = KernelSpec::LtdlLoops::Kkt;
-        for (const HeldError& e : errors ? held_errors(a.problem.held) : std::vector<HeldError>()) derivatives.kkt_errors.push_back({e.row, e.kp});
+        for (const HeldError& e : with_errors ? held_errors(a.problem.held) : std::vector<HeldError>()) derivatives.kkt_errors.push_back({e.row, e.kp});
         derivatives.head = std::make_shared<const KernelSpec>(spec(p + "_derivatives_head", "The KKT system of " + p + ": H's factors, J, " +
             (impulse ? "qd" : "tau - C") + " and k.", problem_inputs(a.problem), head_outputs, [analysis](const Model& m, const auto& x) {
                 using S = ScalarOf<std::decay_t<decltype(x)>>;

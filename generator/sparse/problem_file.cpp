@@ -222,7 +222,7 @@ Problem problem_of(const Reader& in, const YAML::Node& root, Problem p) {
             // Baumgarte's position error, from the measurements: the frame's, in its own coordinates
             const int error_element = measured.size();
             held_frames[body] = {body, X, point, kd, kp, kp != 0 ? error_element : -1};
-            for (int c = point ? 3 : 0; kp != 0 && c < 6; ++c)
+            for (int c = held_frames[body].first(); kp != 0 && c < 6; ++c)
                 measured.element_names.push_back(name + ".e" + (c < 3 ? "w" : "") + std::string(1, "xyz"[c % 3]));
             // The frame held, in the body's axes: a 6D contact's spatial acceleration ᶠX⁻¹(ᶠX a + m) = 0,
             // a point contact's linear acceleration of F's origin, a − r × ω̇ + Eᵀ m = 0 (m: the motion
