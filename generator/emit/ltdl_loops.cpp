@@ -170,6 +170,10 @@ sym::OpCounts ltdl_loop_ops(const Model& model, Loops loops, bool keep_divisions
 }
 
 namespace {
+// A's factors as straight code (rbdgen_ltdl_dense, m³/6 multiply-adds) up to this many contact rows, by
+// the loops over LTDL's tables beyond
+constexpr int kDenseLtdlUnrolled = 16;
+
 // A contact problem's derivatives (algorithms/contact_dynamics_derivatives.hpp): the head (H's factors
 // LD, J, τ − C or q̇, k), then as loops over whole rows W = H⁻¹ Jᵀ, A = J W and its factors LA
 // (dense: LTDL's tables of a chain), G = A⁻¹ Wᵀ, along τ K = H⁻¹ − W G and −G, λ and q̈; the tail's
@@ -231,8 +235,10 @@ LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head
              call(prefix + "head", *head.kernel, sc, "LD, J, " + b + ", k") + "\n";
     f.body += fmt::format("    rbdgen_transpose<{}, {}, {}>(J, W, 1);\n", type, m, n) + solve_rows(false, m, "W", 1) +
               j_product(m, 0, "W", "A") + fmt::format("    for (int e = 0; e < {}; ++e) LA[e] = A[{}Aat[e]];\n", annz, prefix) +
-              fmt::format("    rbdgen_ltdl<{}, {}, {}, true>(LA, {}Aoff, {}Acol, {}, {});\n", type, index, keep_divisions ? "false" : "true", prefix,
-                          prefix, nil, m) +
+              (m <= kDenseLtdlUnrolled
+                   ? fmt::format("    rbdgen_ltdl_dense<{}, {}, {}>(LA);\n", type, m, keep_divisions ? "false" : "true")
+                   : fmt::format("    rbdgen_ltdl<{}, {}, {}, true>(LA, {}Aoff, {}Acol, {}, {});\n", type, index, keep_divisions ? "false" : "true",
+                                 prefix, prefix, nil, m)) +
               (impulse ? "" : fmt::format("    rbdgen_transpose<{}, {}, {}>(W, G, 1);\n", type, n, m) + solve_rows(true, n, "G", 1));
     const std::string dq_last = out(kkt.sides), dl_last = out(joint_outputs + kkt.sides);  // along τ; an impact's along q̇
     if (impulse)  // −A⁻¹ J and 1 + W (−A⁻¹ J) first, then λ = (−A⁻¹ J) q̇ (k is zero) and q̇⁺ = q̇ + W λ
