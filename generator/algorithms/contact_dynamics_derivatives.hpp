@@ -22,7 +22,8 @@
 // The emitted kernel runs contact_system (traced: H's factors, J, τ − C and k), then every dense step
 // as loops over whole rows (emit/ltdl_loops.hpp, KernelSpec::LtdlLoops::Kkt): W, A and its factors, G,
 // K, then λ = −A⁻¹ (Wᵀ b + k) and q̈ = K b − Gᵀ k (b = τ − C: the same numbers, without H⁻¹ b's solve
-// of one vector), contact_kkt_sides (R and M traced, into the outputs) and the solves above.
+// of one vector), contact_kkt_sides (R and M traced, into the outputs) and the solves above. An
+// impact's loops form no G: −A⁻¹ J, then 1 − Gᵀ J as 1 + W (−A⁻¹ J), Λ = (−A⁻¹ J) q̇ and q̇⁺ = q̇ + W Λ.
 #pragma once
 
 #include <vector>

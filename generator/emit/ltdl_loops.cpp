@@ -176,7 +176,7 @@ constexpr int kDenseLtdlUnrolled = 16;
 
 // A contact problem's derivatives (algorithms/contact_dynamics_derivatives.hpp): the head (H's factors
 // LD, J, τ − C or q̇, k), then as loops over whole rows W = H⁻¹ Jᵀ, A = J W and its factors LA
-// (dense: LTDL's tables of a chain), G = A⁻¹ Wᵀ, along τ K = H⁻¹ − W G and −G, λ and q̈; the tail's
+// (dense: rbdgen_ltdl_dense up to kDenseLtdlUnrolled rows, else LTDL's tables of a chain), G = A⁻¹ Wᵀ, along τ K = H⁻¹ − W G and −G, λ and q̈; the tail's
 // R and M of each side in the outputs' room, and in place Y = H⁻¹ R, ∂λ = A⁻¹ (J Y − M),
 // ∂q̈ = W ∂λ − Y; an impact without G: along q̇ −A⁻¹ J and 1 + W (−A⁻¹ J) = 1 − Gᵀ J, then λ and q̇⁺.
 LoopFunction kkt_loops(const Model& model, const Kernel& k, const LoopPart& head, const LoopPart& tail, const EmitOptions& options,
