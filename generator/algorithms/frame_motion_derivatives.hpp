@@ -96,20 +96,27 @@ std::vector<FrameMotionDerivatives<S>> frame_motion_derivatives(const Model& mod
     return out;
 }
 
-// The world-aligned derivatives of a frame's (ω, ṗ) and (ω̇, p̈) (frame_motion's outputs), straight from
-// the world-coordinate ones above, p the frame's origin: ṗ = v_O + ω × p and p̈ = a_O + ω̇ × p + ω × ṗ
-// for body k's (ω, v_O) and (ω̇, a_O), and p moves along q_j by J's linear part, s_v + s_ω × p:
-//   ∂ṗ = ∂v_O + ∂ω × p + ω × ∂p,   ∂p̈ = ∂a_O + ∂ω̇ × p + ω̇ × ∂p + ∂ω × ṗ + ω × ∂ṗ,
-// along q_j with ∂⁰v_k and ∂⁰a_k above; along q̇_j with ∂ω = s_ω, ∂ṗ = J's linear part and ∂p = 0.
+// The world-aligned derivatives of a frame's (ω, ṗ) and (ω̇, p̈) (frame_motion's outputs), p the frame's
+// origin. The bodies' motion is taken about p in world axes (the transform ⁱX_0 with its origin moved to
+// p, a constant change of coordinates for which the recursion and the formulas above hold as they are):
+// s = (s_ω, ∂p) is then J's column itself, v_k = (ω, ṗ) and a_k = (ω̇, a_p) with p̈ = a_p + ω × ṗ. The
+// accelerations' recursion takes v_i × S q̇ = u q̇ for a joint of one dof (v_i × s = v_λ × s). Along q_j
+// (p moves by ∂p, so ∂ṗ = ∂v_p + ω × ∂p, ∂p̈ = ∂a_p + ω̇ × ∂p + ∂ω × ṗ + ω × ∂ṗ, ∂v_p, ∂a_p the
+// derivatives above at the fixed point), with v_r = v_k − v_λ, a_r = a_k − a_λ and u = v_λ × s, the
+// terms in ∂p collapse (∂p × ω_r + ω × ∂p = ω_λ × ∂p, and likewise with ω̇):
+//   ∂ω = s_ω × ω_r,                     ∂ṗ = s_ω × v_r,p + ω_λ × ∂p,
+//   ∂ω̇ = s_ω × ω̇_r + u_ω × ω_r,         ∂p̈ = s_ω × a_r,p + ω̇_λ × ∂p + u_ω × v_r,p + u_p × ω_r + ∂ω × ṗ + ω × ∂ṗ;
+// along q̇_j, with w = v_r − v_j: ∂ω̇ = s_ω × w_ω and ∂p̈ = s_ω × w_p + ∂p × w_ω + s_ω × ṗ + ω × ∂p, which
+// for a joint of one dof (s × v_j = −u) are ∂ω̇ = ∂ω/∂q_j + u_ω and ∂p̈ = 2 ∂ṗ/∂q_j (p's Hessian is
+// symmetric); ∂ω/∂q̇ = ∂ω̇/∂q̈ = s_ω, ∂ṗ/∂q̇ = ∂p̈/∂q̈ = ∂p.
 template <class S> struct WorldAlignedMotionDerivatives {
     MatX<S> dv_dq, dv_dqd, da_dq, da_dqd, da_dqdd;  // 6 x NV each
 };
 template <class S>
 std::vector<WorldAlignedMotionDerivatives<S>> world_aligned_motion_derivatives(const Model& model, const std::vector<LinkFrame>& frames,
                                                                                const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd) {
-    const int n = model.nv;
-    const WorldMotion<S> world = world_motion<S>(model, q, qd, qdd);
-    const std::vector<Vec6<S>>&v = world.v, &a = world.a, &s = world.s;
+    const int n = model.nv, N = model.N();
+    const Kinematics<S> kin = forward_kinematics<S>(model, q, qd);
     const Vec6<S> zero = Vec6<S>::Zero();
     std::vector<WorldAlignedMotionDerivatives<S>> out;
     for (const LinkFrame& f : frames) {
@@ -120,27 +127,47 @@ std::vector<WorldAlignedMotionDerivatives<S>> world_aligned_motion_derivatives(c
             continue;
         }
         const int k = f.body;
-        const Vec3<S> p = (f.X.cast<S>() * world.kin.X_0[k]).r;
-        const Vec3<S> omega = ang(v[k]), p_dot = lin(v[k]) + omega.cross(p), omega_dot = ang(a[k]);
-        for (int j = k; j >= 0; j = model.bodies[j].lambda) {
+        const Vec3<S> p = (f.X.cast<S>() * kin.X_0[k]).r;
+        std::vector<int> path;  // k's supports, the root first
+        for (int j = k; j >= 0; j = model.bodies[j].lambda) path.insert(path.begin(), j);
+        std::vector<Vec6<S>> v(N, zero), a(N, zero), s(n, zero), u(n, zero);  // about p, world axes
+        for (int i : path) {
+            const Step<S> step;
+            const Body& b = model.bodies[i];
+            const Transform<S> X{kin.X_0[i].E, kin.X_0[i].r - p};  // ⁱX_0 with the origin at p
+            const Vec6<S> v_lambda = b.lambda < 0 ? zero : v[b.lambda], a_lambda = b.lambda < 0 ? zero : a[b.lambda];
+            Vec6<S> vJ = zero, aJ = zero;
+            for (int c = b.v_index; c < b.v_index + b.joint.nv(); ++c) {
+                s[c] = X.inverse_apply(motion_axis(b.joint, c - b.v_index).cast<S>());
+                u[c] = crm<S>(v_lambda, s[c]);
+                vJ += s[c] * qd[c], aJ += s[c] * qdd[c];
+            }
+            v[i] = v_lambda + vJ;
+            a[i] = a_lambda + aJ + (b.joint.nv() == 1 ? Vec6<S>(u[b.v_index] * qd[b.v_index]) : crm<S>(v[i], vJ));
+        }
+        const Vec3<S> omega = ang(v[k]), p_dot = lin(v[k]);
+        for (int j : path) {
             const Step<S> step;
             const Body& b = model.bodies[j];
             const Vec6<S> v_lambda = b.lambda < 0 ? zero : v[b.lambda], a_lambda = b.lambda < 0 ? zero : a[b.lambda];
-            const Vec6<S> v_rel = v[k] - v_lambda;
+            const Vec3<S> omega_l = ang(v_lambda), omega_dot_l = ang(a_lambda);
+            const Vec6<S> v_r = v[k] - v_lambda, a_r = a[k] - a_lambda;
             for (int c = b.v_index; c < b.v_index + b.joint.nv(); ++c) {
-                const Vec3<S> s_omega = ang(s[c]), dp = lin(s[c]) + s_omega.cross(p);  // J's column: (s_ω, ∂p)
-                const Vec6<S> J = spatial<S>(s_omega, dp);
-                const Vec6<S> u = crm<S>(v_lambda, s[c]);
-                const Vec6<S> dv = crm<S>(s[c], v_rel), da = crm<S>(s[c], Vec6<S>(a[k] - a_lambda)) + crm<S>(u, v_rel);
-                const Vec3<S> d_omega = ang(dv), dp_dot = lin(dv) + d_omega.cross(p) + omega.cross(dp);
+                const Vec3<S> s_omega = ang(s[c]), dp = lin(s[c]), u_omega = ang(u[c]);
+                const Vec3<S> d_omega = s_omega.cross(ang(v_r)), dp_dot = s_omega.cross(lin(v_r)) + omega_l.cross(dp);
                 w.dv_dq.col(c) = spatial<S>(d_omega, dp_dot);
-                w.da_dq.col(c) = spatial<S>(ang(da), lin(da) + Vec3<S>(ang(da)).cross(p) + omega_dot.cross(dp) + d_omega.cross(p_dot) +
-                                                         omega.cross(dp_dot));
-                // s × (v_rel − v_j); a joint of one dof has s × v_j = s × v_λ = −u
-                const Vec6<S> da_qd = b.joint.nv() == 1 ? Vec6<S>(dv + u) : crm<S>(s[c], Vec6<S>(v_rel - v[j]));
-                w.da_dqd.col(c) = spatial<S>(ang(da_qd), lin(da_qd) + Vec3<S>(ang(da_qd)).cross(p) + s_omega.cross(p_dot) + omega.cross(dp));
-                w.dv_dqd.col(c) = J;
-                w.da_dqdd.col(c) = J;
+                w.da_dq.col(c) = spatial<S>(s_omega.cross(ang(a_r)) + u_omega.cross(ang(v_r)),
+                                            s_omega.cross(lin(a_r)) + omega_dot_l.cross(dp) + u_omega.cross(lin(v_r)) +
+                                                Vec3<S>(lin(u[c])).cross(ang(v_r)) + d_omega.cross(p_dot) + omega.cross(dp_dot));
+                if (b.joint.nv() == 1) {
+                    w.da_dqd.col(c) = spatial<S>(d_omega + u_omega, dp_dot * S(2));
+                } else {
+                    const Vec6<S> w_j = v_r - v[j];
+                    w.da_dqd.col(c) = spatial<S>(s_omega.cross(ang(w_j)), s_omega.cross(lin(w_j)) + dp.cross(ang(w_j)) +
+                                                                              s_omega.cross(p_dot) + omega.cross(dp));
+                }
+                w.dv_dqd.col(c) = s[c];
+                w.da_dqdd.col(c) = s[c];
             }
         }
         out.push_back(w);
