@@ -49,7 +49,9 @@ CentroidalDerivatives<S> centroidal_derivatives(const Model& model, const VecX<S
             const auto& V = P.V[j];
             const Vec3<S> dc = lin(V[kYS]) * inv_m;
             const auto moved_c = [&dc](const Vec3<S>& linear) { return spatial<S>(dc.cross(linear), Vec3<S>::Zero()); };
-            d.dh_dq.col(j) = about_point<S>(c, Vec6<S>(crf<S>(V[kS], P.B[i].H) + P.Y[i] * V[kU])) - moved_c(l);
+            // a joint of one dof has β = 2 u (rnea_derivatives.hpp): Y_i u = (Y_i β) / 2 exactly, and Y_i β is ∂F/∂q̇'s
+            const Vec6<S> Y_u = b.joint.nv() == 1 ? Vec6<S>(Vec6<S>(P.Y[i] * V[kBeta]) * S(0.5)) : Vec6<S>(P.Y[i] * V[kU]);
+            d.dh_dq.col(j) = about_point<S>(c, Vec6<S>(crf<S>(V[kS], P.B[i].H) + Y_u)) - moved_c(l);
             d.dhdot_dq.col(j) = about_point<S>(c, V[kdFdq]) - moved_c(ldot);
             d.dhdot_dqd.col(j) = about_point<S>(c, V[kdFdqd]);
             d.dhdot_dqdd.col(j) = about_point<S>(c, V[kYS]);

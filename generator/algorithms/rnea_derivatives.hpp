@@ -8,6 +8,7 @@
 //   ∂v_k/∂q_j = s × v_k + u_j,            u_j = v_λ × s                      (Pinocchio's dV/dq)
 //   ∂a_k/∂q_j = s × a_k + α_j + u_j × v_k, α_j = a_λ × s + v_λ × u_j          (dA/dq)
 //   ∂v_k/∂q̇_j = s,  ∂a_k/∂q̇_j = s × v_k + β_j,  β_j = (v_λ + v_j) × s        (dA/dv)
+//   (a joint of one dof: v_j × s = v_λ × s, so β_j = 2 u_j and v_j × S_j q̇_j = u_j q̇_j)
 // and with B_k u = I_k (u × v_k) + u ×* (I_k v_k) + v_k ×* (I_k u) (Pinocchio's doYcrb) summed over a
 // subtree as Y_i = Σ I_k and B_i = Σ B_k:
 //   ∂F_i/∂q_j = s ×* F_i + Y_i α_j + B_i u_j  (i in subtree(j); an ancestor i of j sees F_j's),
@@ -102,17 +103,20 @@ DerivativePasses<S> rnea_derivative_passes(const Model& model, const VecX<S>& q,
         const Vec6<S>& a_p = p < 0 ? a_0 : a[p];
         Vec6<S> vJ = zero, aJ = zero;
         for (int c = 0; c < b.joint.nv(); ++c) {
-            const Vec6<S> s = V[b.v_index + c][kS] = X0[i].inverse_apply(motion_axis(b.joint, c).cast<S>());
-            vJ += s * qd[b.v_index + c];
-            aJ += s * qdd[b.v_index + c];
+            auto& d = V[b.v_index + c];
+            d[kS] = X0[i].inverse_apply(motion_axis(b.joint, c).cast<S>());
+            d[kU] = crm<S>(v_p, d[kS]);
+            vJ += d[kS] * qd[b.v_index + c];
+            aJ += d[kS] * qdd[b.v_index + c];
         }
+        // a joint of one dof: v_i × s q̇ = v_λ × s q̇ = u q̇ and β = (v_λ + v_i) × s = 2 u
+        const bool one_dof = b.joint.nv() == 1;
         v[i] = v_p + vJ;
-        a[i] = a_p + aJ + crm<S>(v[i], vJ);
+        a[i] = a_p + aJ + (one_dof ? Vec6<S>(V[b.v_index][kU] * qd[b.v_index]) : crm<S>(v[i], vJ));
         for (int c = 0; c < b.joint.nv(); ++c) {
             auto& d = V[b.v_index + c];
-            d[kU] = crm<S>(v_p, d[kS]);
             d[kAlpha] = crm<S>(a_p, d[kS]) + crm<S>(v_p, d[kU]);
-            d[kBeta] = crm<S>(Vec6<S>(v_p + v[i]), d[kS]);
+            d[kBeta] = one_dof ? Vec6<S>(d[kU] + d[kU]) : crm<S>(Vec6<S>(v_p + v[i]), d[kS]);
         }
         Y[i] = body_inertia<S>(model, i, inertias).expressed_in_parent(X0[i]);
         F[i] = Y[i] * a[i] + crf<S>(v[i], Y[i] * v[i]);
