@@ -150,8 +150,13 @@ std::vector<WorldAlignedMotionDerivatives<S>> world_aligned_motion_derivatives(c
             const Step<S> step;
             const Body& b = model.bodies[j];
             const Vec6<S> v_lambda = b.lambda < 0 ? zero : v[b.lambda], a_lambda = b.lambda < 0 ? zero : a[b.lambda];
-            const Vec3<S> omega_l = ang(v_lambda), omega_dot_l = ang(a_lambda);
-            const Vec6<S> v_r = v[k] - v_lambda, a_r = a[k] - a_lambda;
+            // a joint of one dof: s × s = 0 and s × u q̇ + u × s q̇ = 0 take j's own motion out, so v_j, a_j
+            // stand for v_λ, a_λ here (not in u), and at the frame's own body v_r = a_r = 0
+            const bool one_dof = b.joint.nv() == 1;
+            const Vec6<S>& v_o = one_dof ? v[j] : v_lambda;
+            const Vec6<S>& a_o = one_dof ? a[j] : a_lambda;
+            const Vec3<S> omega_l = ang(v_o), omega_dot_l = ang(a_o);
+            const Vec6<S> v_r = one_dof && j == k ? zero : Vec6<S>(v[k] - v_o), a_r = one_dof && j == k ? zero : Vec6<S>(a[k] - a_o);
             for (int c = b.v_index; c < b.v_index + b.joint.nv(); ++c) {
                 const Vec3<S> s_omega = ang(s[c]), dp = lin(s[c]), u_omega = ang(u[c]);
                 const Vec3<S> d_omega = s_omega.cross(ang(v_r)), dp_dot = s_omega.cross(lin(v_r)) + omega_l.cross(dp);
