@@ -164,7 +164,7 @@ std::vector<WorldAlignedMotionDerivatives<S>> world_aligned_motion_derivatives(c
                 w.da_dq.col(c) = spatial<S>(s_omega.cross(ang(a_r)) + u_omega.cross(ang(v_r)),
                                             s_omega.cross(lin(a_r)) + omega_dot_l.cross(dp) + u_omega.cross(lin(v_r)) +
                                                 Vec3<S>(lin(u[c])).cross(ang(v_r)) + d_omega.cross(p_dot) + omega.cross(dp_dot));
-                if (b.joint.nv() == 1) {
+                if (one_dof) {
                     w.da_dqd.col(c) = spatial<S>(d_omega + u_omega, dp_dot * S(2));
                 } else {
                     const Vec6<S> w_j = v_r - v[j];
