@@ -28,26 +28,34 @@ template <class S> struct FrameMotionDerivatives {
     MatX<S> J, dv_dq, da_dq, da_dqd;  // 6 x NV, F coordinates; ∂v/∂q̇ = ∂a/∂q̈ = J
 };
 
-// Every body's velocity and acceleration (no gravity) and every column of S, in world coordinates,
-// by accelerations' recursion (forward_kinematics.hpp) in world coordinates, where it needs no
-// transform a body: s = ⁰X_i S's column, v_i = v_λ + S q̇, a_i = a_λ + S q̈ + v_i × S q̇.
+// Bodies' velocity and acceleration (no gravity) and the columns of S, in world axes about a point p
+// (ⁱX_0 with its origin moved to p; p = 0 is world coordinates), by accelerations' recursion
+// (forward_kinematics.hpp), which in these coordinates needs no transform a body: s = ⁱX_0⁻¹ S's column,
+// v_i = v_λ + S q̇, a_i = a_λ + S q̈ + v_i × S q̇, and u = v_λ × s, so that for a joint of one dof
+// v_i × S q̇ = u q̇ (s × s = 0). `bodies` lists the bodies to visit, each after its parent (every body,
+// or one body's supports); the others stay zero.
 template <class S> struct WorldMotion {
-    Kinematics<S> kin;
-    std::vector<Vec6<S>> v, a, s;
+    std::vector<Vec6<S>> v, a, s, u;
 };
-template <class S> WorldMotion<S> world_motion(const Model& model, const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd) {
-    const int N = model.N();
-    WorldMotion<S> w{forward_kinematics<S>(model, q, qd), std::vector<Vec6<S>>(N), std::vector<Vec6<S>>(N), std::vector<Vec6<S>>(model.nv)};
-    for (int i = 0; i < N; ++i) {
+template <class S>
+WorldMotion<S> world_motion(const Model& model, const Kinematics<S>& kin, const std::vector<int>& bodies, const Vec3<S>& p,
+                            const VecX<S>& qd, const VecX<S>& qdd) {
+    const Vec6<S> zero = Vec6<S>::Zero();
+    WorldMotion<S> w{std::vector<Vec6<S>>(model.N(), zero), std::vector<Vec6<S>>(model.N(), zero), std::vector<Vec6<S>>(model.nv, zero),
+                     std::vector<Vec6<S>>(model.nv, zero)};
+    for (int i : bodies) {
         const Step<S> step;
         const Body& b = model.bodies[i];
-        Vec6<S> vJ = Vec6<S>::Zero(), aJ = Vec6<S>::Zero();
-        for (int k = 0; k < b.joint.nv(); ++k) {
-            const Vec6<S>& s = w.s[b.v_index + k] = w.kin.X_0[i].inverse_apply(motion_axis(b.joint, k).cast<S>());
-            vJ += s * qd[b.v_index + k], aJ += s * qdd[b.v_index + k];
+        const Transform<S> X{kin.X_0[i].E, kin.X_0[i].r - p};
+        const Vec6<S> v_lambda = b.lambda < 0 ? zero : w.v[b.lambda], a_lambda = b.lambda < 0 ? zero : w.a[b.lambda];
+        Vec6<S> vJ = zero, aJ = zero;
+        for (int c = b.v_index; c < b.v_index + b.joint.nv(); ++c) {
+            w.s[c] = X.inverse_apply(motion_axis(b.joint, c - b.v_index).cast<S>());
+            w.u[c] = crm<S>(v_lambda, w.s[c]);
+            vJ += w.s[c] * qd[c], aJ += w.s[c] * qdd[c];
         }
-        w.v[i] = b.lambda < 0 ? vJ : Vec6<S>(w.v[b.lambda] + vJ);
-        w.a[i] = (b.lambda < 0 ? aJ : Vec6<S>(w.a[b.lambda] + aJ)) + crm<S>(w.v[i], vJ);
+        w.v[i] = v_lambda + vJ;
+        w.a[i] = a_lambda + aJ + (b.joint.nv() == 1 ? Vec6<S>(w.u[b.v_index] * qd[b.v_index]) : crm<S>(w.v[i], vJ));
     }
     return w;
 }
@@ -56,8 +64,10 @@ template <class S>
 std::vector<FrameMotionDerivatives<S>> frame_motion_derivatives(const Model& model, const std::vector<LinkFrame>& frames,
                                                                 const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd) {
     const int n = model.nv;
-    const WorldMotion<S> world = world_motion<S>(model, q, qd, qdd);
-    const Kinematics<S>& kin = world.kin;
+    const Kinematics<S> kin = forward_kinematics<S>(model, q, qd);
+    std::vector<int> every(model.N());
+    for (int i = 0; i < model.N(); ++i) every[i] = i;
+    const WorldMotion<S> world = world_motion<S>(model, kin, every, Vec3<S>::Zero(), qd, qdd);
     const std::vector<Vec6<S>>&v = world.v, &a = world.a, &s = world.s;
     const Vec6<S> zero = Vec6<S>::Zero();
     std::vector<FrameMotionDerivatives<S>> out;
@@ -83,7 +93,7 @@ std::vector<FrameMotionDerivatives<S>> frame_motion_derivatives(const Model& mod
             const Vec6<S> v_lambda = b.lambda < 0 ? zero : v[b.lambda], a_lambda = b.lambda < 0 ? zero : a[b.lambda];
             const Vec6<S> v_rel = v[k] - v_lambda;
             for (int c = b.v_index; c < b.v_index + b.joint.nv(); ++c) {
-                const Vec6<S> u = crm<S>(v_lambda, s[c]);
+                const Vec6<S>& u = world.u[c];
                 const Vec6<S> J = d.X_0.apply(s[c]), dv = d.X_0.apply(u);
                 d.J.col(c) = J;
                 d.dv_dq.col(c) = dv;
@@ -97,10 +107,9 @@ std::vector<FrameMotionDerivatives<S>> frame_motion_derivatives(const Model& mod
 }
 
 // The world-aligned derivatives of a frame's (ω, ṗ) and (ω̇, p̈) (frame_motion's outputs), p the frame's
-// origin. The bodies' motion is taken about p in world axes (the transform ⁱX_0 with its origin moved to
-// p, a constant change of coordinates for which the recursion and the formulas above hold as they are):
-// s = (s_ω, ∂p) is then J's column itself, v_k = (ω, ṗ) and a_k = (ω̇, a_p) with p̈ = a_p + ω × ṗ. The
-// accelerations' recursion takes v_i × S q̇ = u q̇ for a joint of one dof (v_i × s = v_λ × s). Along q_j
+// origin. The bodies' motion is taken about p in world axes (world_motion about p, a constant change of
+// coordinates for which the recursion and the formulas above hold as they are): s = (s_ω, ∂p) is then
+// J's column itself, v_k = (ω, ṗ) and a_k = (ω̇, a_p) with p̈ = a_p + ω × ṗ. Along q_j
 // (p moves by ∂p, so ∂ṗ = ∂v_p + ω × ∂p, ∂p̈ = ∂a_p + ω̇ × ∂p + ∂ω × ṗ + ω × ∂ṗ, ∂v_p, ∂a_p the
 // derivatives above at the fixed point), with v_r = v_k − v_λ, a_r = a_k − a_λ and u = v_λ × s, the
 // terms in ∂p collapse (∂p × ω_r + ω × ∂p = ω_λ × ∂p, and likewise with ω̇):
@@ -115,7 +124,7 @@ template <class S> struct WorldAlignedMotionDerivatives {
 template <class S>
 std::vector<WorldAlignedMotionDerivatives<S>> world_aligned_motion_derivatives(const Model& model, const std::vector<LinkFrame>& frames,
                                                                                const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd) {
-    const int n = model.nv, N = model.N();
+    const int n = model.nv;
     const Kinematics<S> kin = forward_kinematics<S>(model, q, qd);
     const Vec6<S> zero = Vec6<S>::Zero();
     std::vector<WorldAlignedMotionDerivatives<S>> out;
@@ -130,21 +139,8 @@ std::vector<WorldAlignedMotionDerivatives<S>> world_aligned_motion_derivatives(c
         const Vec3<S> p = (f.X.cast<S>() * kin.X_0[k]).r;
         std::vector<int> path;  // k's supports, the root first
         for (int j = k; j >= 0; j = model.bodies[j].lambda) path.insert(path.begin(), j);
-        std::vector<Vec6<S>> v(N, zero), a(N, zero), s(n, zero), u(n, zero);  // about p, world axes
-        for (int i : path) {
-            const Step<S> step;
-            const Body& b = model.bodies[i];
-            const Transform<S> X{kin.X_0[i].E, kin.X_0[i].r - p};  // ⁱX_0 with the origin at p
-            const Vec6<S> v_lambda = b.lambda < 0 ? zero : v[b.lambda], a_lambda = b.lambda < 0 ? zero : a[b.lambda];
-            Vec6<S> vJ = zero, aJ = zero;
-            for (int c = b.v_index; c < b.v_index + b.joint.nv(); ++c) {
-                s[c] = X.inverse_apply(motion_axis(b.joint, c - b.v_index).cast<S>());
-                u[c] = crm<S>(v_lambda, s[c]);
-                vJ += s[c] * qd[c], aJ += s[c] * qdd[c];
-            }
-            v[i] = v_lambda + vJ;
-            a[i] = a_lambda + aJ + (b.joint.nv() == 1 ? Vec6<S>(u[b.v_index] * qd[b.v_index]) : crm<S>(v[i], vJ));
-        }
+        const WorldMotion<S> about_p = world_motion<S>(model, kin, path, p, qd, qdd);
+        const std::vector<Vec6<S>>&v = about_p.v, &a = about_p.a, &s = about_p.s, &u = about_p.u;
         const Vec3<S> omega = ang(v[k]), p_dot = lin(v[k]);
         for (int j : path) {
             const Step<S> step;
@@ -181,7 +177,8 @@ std::vector<WorldAlignedMotionDerivatives<S>> world_aligned_motion_derivatives(c
 }
 
 // Compiled once for double and sym::Expr (algorithms/compiled_once.hpp).
-#define RBDGEN_WORLD_MOTION(S) WorldMotion<S> world_motion(const Model&, const VecX<S>&, const VecX<S>&, const VecX<S>&)
+#define RBDGEN_WORLD_MOTION(S) WorldMotion<S> world_motion(const Model&, const Kinematics<S>&, const std::vector<int>&, const Vec3<S>&, \
+    const VecX<S>&, const VecX<S>&)
 RBDGEN_COMPILED_ONCE(RBDGEN_WORLD_MOTION)
 #define RBDGEN_FRAME_MOTION_DERIVATIVES(S) std::vector<FrameMotionDerivatives<S>> frame_motion_derivatives(const Model&, \
     const std::vector<LinkFrame>&, const VecX<S>&, const VecX<S>&, const VecX<S>&)
