@@ -40,19 +40,20 @@ CentroidalDerivatives<S> centroidal_derivatives(const Model& model, const VecX<S
         hdot_O += P.F[r];
     }
     const S inv_m = S(1) / m;
-    const Vec3<S> c = mc * inv_m, l = lin(h_O), ldot = lin(hdot_O);
+    // ∂c × l = (Y_i s)_lin × l / m: the centre of mass's velocity and acceleration l / m, l̇ / m, once
+    const Vec3<S> c = mc * inv_m, c_dot = lin(h_O) * inv_m, c_ddot = lin(hdot_O) * inv_m;
     CentroidalDerivatives<S> d{MatX<S>::Zero(6, n), MatX<S>::Zero(6, n), MatX<S>::Zero(6, n), MatX<S>::Zero(6, n)};
     for (const Body& b : model.bodies) {
         const Step<S> step;
         const int i = &b - model.bodies.data();
         for (int j = b.v_index; j < b.v_index + b.joint.nv(); ++j) {
             const auto& V = P.V[j];
-            const Vec3<S> dc = lin(V[kYS]) * inv_m;
-            const auto moved_c = [&dc](const Vec3<S>& linear) { return spatial<S>(dc.cross(linear), Vec3<S>::Zero()); };
+            const Vec3<S> YS_lin = lin(V[kYS]);
+            const auto moved_c = [&YS_lin](const Vec3<S>& c_rate) { return spatial<S>(YS_lin.cross(c_rate), Vec3<S>::Zero()); };
             // a joint of one dof has β = 2 u (rnea_derivatives.hpp): Y_i u = (Y_i β) / 2 exactly, and Y_i β is ∂F/∂q̇'s
             const Vec6<S> Y_u = b.joint.nv() == 1 ? Vec6<S>(Vec6<S>(P.Y[i] * V[kBeta]) * S(0.5)) : Vec6<S>(P.Y[i] * V[kU]);
-            d.dh_dq.col(j) = about_point<S>(c, Vec6<S>(crf<S>(V[kS], P.B[i].H) + Y_u)) - moved_c(l);
-            d.dhdot_dq.col(j) = about_point<S>(c, V[kdFdq]) - moved_c(ldot);
+            d.dh_dq.col(j) = about_point<S>(c, Vec6<S>(crf<S>(V[kS], P.B[i].H) + Y_u)) - moved_c(c_dot);
+            d.dhdot_dq.col(j) = about_point<S>(c, V[kdFdq]) - moved_c(c_ddot);
             d.dhdot_dqd.col(j) = about_point<S>(c, V[kdFdqd]);
             d.dhdot_dqdd.col(j) = about_point<S>(c, V[kYS]);
         }
