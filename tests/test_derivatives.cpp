@@ -114,22 +114,24 @@ TEST_P(Derivatives, ForwardAndInverseDerivativesAreTied) {
 
 // frame_motion_derivatives' algorithm against central differences of frame_states (frames.hpp), every
 // body's link a frame: the world-aligned velocity along q's tangent directions and q̇, the classical
-// acceleration along q, q̇ and q̈.
-TEST_P(Derivatives, FrameMotionDerivativesAreCentralDifferences) {
+// acceleration along q, q̇ and q̈; and at three of the states against ADOL-C's forward mode on the same
+// reference.
+TEST_P(Derivatives, FrameMotionDerivativesAreCentralDifferencesAndAdolc) {
     std::vector<LinkFrame> frames;
     for (const Body& b : model.bodies)
         if (b.is_link()) frames.push_back(*link_frame(model, b.name));
-    const int n = model.nv, rows = 6 * static_cast<int>(frames.size());
-    double worst = 0;
+    const int n = model.nv, nq = model.nq, rows = 6 * static_cast<int>(frames.size());
+    double worst = 0, worst_adolc = 0;
     for (int s = 0; s < kStates; ++s) {
         const test::RandomState x = test::random_state(model, rng);
         const std::vector<WorldAlignedMotionDerivatives<double>> d = world_aligned_motion_derivatives<double>(model, frames, x.q, x.qd, x.qdd);
-        const auto motion = [&](const VecX<double>& q, const VecX<double>& qd, const VecX<double>& qdd) {
-            const std::vector<FrameState<double>> f = frame_states<double>(model, frames, q, qd, qdd);
-            VecX<double> va(2 * rows);
-            for (size_t j = 0; j < f.size(); ++j) va.segment<6>(6 * j) = f[j].v, va.segment<6>(rows + 6 * j) = f[j].a;
+        const auto motion_of = [&]<class S>(const VecX<S>& q, const VecX<S>& qd, const VecX<S>& qdd) {
+            const std::vector<FrameState<S>> f = frame_states<S>(model, frames, q, qd, qdd);
+            VecX<S> va(2 * rows);
+            for (size_t j = 0; j < f.size(); ++j) va.template segment<6>(6 * j) = f[j].v, va.template segment<6>(rows + 6 * j) = f[j].a;
             return va;
         };
+        const auto motion = [&](const VecX<double>& q, const VecX<double>& qd, const VecX<double>& qdd) { return motion_of(q, qd, qdd); };
         const MatX<double> dq = test::central_dq(model, x.q, [&](const VecX<double>& q) { return motion(q, x.qd, x.qdd); });
         const MatX<double> dqd = test::central(x.qd, [&](const VecX<double>& qd) { return motion(x.q, qd, x.qdd); });
         const MatX<double> dqdd = test::central(x.qdd, [&](const VecX<double>& qdd) { return motion(x.q, x.qd, qdd); });
@@ -141,9 +143,27 @@ TEST_P(Derivatives, FrameMotionDerivativesAreCentralDifferences) {
         worst = std::max({worst, test::rel_err(dv_dq, dq.topRows(rows)), test::rel_err(dv_dqd, dqd.topRows(rows)),
                           test::rel_err(da_dq, dq.bottomRows(rows)), test::rel_err(da_dqd, dqd.bottomRows(rows)),
                           test::rel_err(da_dqdd, dqdd.bottomRows(rows)), test::rel_err(MatX<double>::Zero(rows, n), dqdd.topRows(rows))});
+        if (s >= 3) continue;
+        VecX<double> x0(nq + 2 * n);
+        x0 << x.q, x.qd, x.qdd;
+        const test::TaylorTape tape(7, x0, [&](const AVec& in) { return motion_of(AVec(in.head(nq)), AVec(in.segment(nq, n)), AVec(in.tail(n))); });
+        const MatX<double> T = test::tangent_basis(model, x.q);
+        MatX<double> ad(2 * rows, 3 * n);
+        for (int k = 0; k < 3 * n; ++k) {
+            Eigen::MatrixXd X = Eigen::MatrixXd::Zero(nq + 2 * n, 2);
+            X.col(0) = x0;
+            if (k < n) X.col(1).head(nq) = T.col(k);
+            else X(nq + k - n, 1) = 1;
+            ad.col(k) = tape.forward_taylor(X).col(1);
+        }
+        worst_adolc = std::max({worst_adolc, test::rel_err(dv_dq, ad.topLeftCorner(rows, n)), test::rel_err(dv_dqd, ad.topRows(rows).middleCols(n, n)),
+                                test::rel_err(da_dq, ad.bottomLeftCorner(rows, n)), test::rel_err(da_dqd, ad.bottomRows(rows).middleCols(n, n)),
+                                test::rel_err(da_dqdd, ad.bottomRightCorner(rows, n))});
     }
     EXPECT_LT(worst, 1e-6);
-    std::cout << GetParam().label() << ": frame motion derivatives against central differences, worst relative error " << worst << "\n";
+    EXPECT_LT(worst_adolc, 1e-10);
+    std::cout << GetParam().label() << ": frame motion derivatives against central differences, worst relative error " << worst
+              << "; against ADOL-C " << worst_adolc << "\n";
 }
 
 // centroidal_derivatives' algorithm against central differences of centroidal_momentum_rate (the bodies'
