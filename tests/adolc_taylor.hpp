@@ -65,6 +65,21 @@ public:
         myfree2(Ya);
         return Y;
     }
+    // First derivatives at x0 = [q; the rest], one forward sweep a direction: along q's tangent
+    // directions first (the columns of T, nq x nv, test::tangent_basis: q ⊕ δ to first order), then
+    // along the unit directions of x0's entries after q; `directions` columns in all.
+    Eigen::MatrixXd tangent_jacobian(const Eigen::VectorXd& x0, const Eigen::MatrixXd& T, int directions) const {
+        const int nq = static_cast<int>(T.rows()), nv = static_cast<int>(T.cols());
+        Eigen::MatrixXd J(m_, directions);
+        for (int k = 0; k < directions; ++k) {
+            Eigen::MatrixXd X = Eigen::MatrixXd::Zero(n_, 2);
+            X.col(0) = x0;
+            if (k < nv) X.col(1).head(nq) = T.col(k);
+            else X(nq + k - nv, 1) = 1;
+            J.col(k) = forward_taylor(X).col(1);
+        }
+        return J;
+    }
     int outputs() const { return m_; }
     int inputs() const { return n_; }
     short tag() const { return tag_; }

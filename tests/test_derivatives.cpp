@@ -75,15 +75,8 @@ TEST_P(Derivatives, AgreeWithAdolcForwardMode) {
                 return forward ? aba<adouble>(model, q, qd, third, x.gravity.cast<adouble>())
                                : rnea<adouble>(model, q, qd, third, x.gravity.cast<adouble>());
             });
-            const MatX<double> T = test::tangent_basis(model, x.q);
-            MatX<double> dq(nv, nv), dv(nv, nv);
-            for (int k = 0; k < 2 * nv; ++k) {
-                Eigen::MatrixXd X = Eigen::MatrixXd::Zero(nq + 2 * nv, 2);
-                X.col(0) = x0;
-                if (k < nv) X.col(1).head(nq) = T.col(k);
-                else X(nq + k - nv, 1) = 1;
-                (k < nv ? dq.col(k) : dv.col(k - nv)) = tape.forward_taylor(X).col(1);
-            }
+            const MatX<double> ad = tape.tangent_jacobian(x0, test::tangent_basis(model, x.q), 2 * nv);
+            const MatX<double> dq = ad.leftCols(nv), dv = ad.rightCols(nv);
             if (forward) {
                 const AbaDerivatives<double> d = aba_derivatives<double>(model, x.q, x.qd, x.tau, x.gravity);
                 worst = std::max({worst, test::rel_err(d.dqdd_dq, dq), test::rel_err(d.dqdd_dqd, dv)});
@@ -147,15 +140,7 @@ TEST_P(Derivatives, FrameMotionDerivativesAreCentralDifferencesAndAdolc) {
         VecX<double> x0(nq + 2 * n);
         x0 << x.q, x.qd, x.qdd;
         const test::TaylorTape tape(7, x0, [&](const AVec& in) { return motion_of(AVec(in.head(nq)), AVec(in.segment(nq, n)), AVec(in.tail(n))); });
-        const MatX<double> T = test::tangent_basis(model, x.q);
-        MatX<double> ad(2 * rows, 3 * n);
-        for (int k = 0; k < 3 * n; ++k) {
-            Eigen::MatrixXd X = Eigen::MatrixXd::Zero(nq + 2 * n, 2);
-            X.col(0) = x0;
-            if (k < n) X.col(1).head(nq) = T.col(k);
-            else X(nq + k - n, 1) = 1;
-            ad.col(k) = tape.forward_taylor(X).col(1);
-        }
+        const MatX<double> ad = tape.tangent_jacobian(x0, test::tangent_basis(model, x.q), 3 * n);
         worst_adolc = std::max({worst_adolc, test::rel_err(dv_dq, ad.topLeftCorner(rows, n)), test::rel_err(dv_dqd, ad.topRows(rows).middleCols(n, n)),
                                 test::rel_err(da_dq, ad.bottomLeftCorner(rows, n)), test::rel_err(da_dqd, ad.bottomRows(rows).middleCols(n, n)),
                                 test::rel_err(da_dqdd, ad.bottomRightCorner(rows, n))});
@@ -199,15 +184,7 @@ TEST_P(Derivatives, CentroidalDerivativesAreCentralDifferencesAndAdolc) {
             hh << r.h, r.hdot;
             return hh;
         });
-        const MatX<double> T = test::tangent_basis(model, x.q);
-        MatX<double> ad(12, 3 * nv);
-        for (int k = 0; k < 3 * nv; ++k) {
-            Eigen::MatrixXd X = Eigen::MatrixXd::Zero(nq + 2 * nv, 2);
-            X.col(0) = x0;
-            if (k < nv) X.col(1).head(nq) = T.col(k);
-            else X(nq + k - nv, 1) = 1;
-            ad.col(k) = tape.forward_taylor(X).col(1);
-        }
+        const MatX<double> ad = tape.tangent_jacobian(x0, test::tangent_basis(model, x.q), 3 * nv);
         worst_adolc = std::max({worst_adolc, test::rel_err(d.dh_dq, ad.topLeftCorner(6, nv)),
                                 test::rel_err(d.dhdot_dq, ad.bottomLeftCorner(6, nv)),
                                 test::rel_err(d.dhdot_dqd, ad.bottomRows(6).middleCols(nv, nv)),
