@@ -3,7 +3,8 @@
 // emitted forward kernel contact_aba on the tangent space (6 NV calls: along q, q̇ and τ), and ADOL-C's
 // forward mode on the reference contact_aba (a tape made once; at each state fov_forward in 3 NV
 // directions). Hot (32 random states cycled) and cold (64 MiB written before each call). The impact on
-// the same contacts: impulse_derivatives against central differences of the emitted impulse_aba.
+// the same contacts: impulse_derivatives against central differences of the emitted impulse_aba and
+// ADOL-C's forward mode on the reference impulse_aba (its own tape; 2 NV directions).
 // Markdown table for bench/contact_derivatives.md (--out=FILE). Run by bench/contact_derivatives.sh.
 #include "adolc_taylor.hpp"  // first: Eigen's NumTraits<adouble>
 
@@ -41,7 +42,7 @@ struct Case {
     std::vector<State> states;
     int next = 0;
     std::vector<double> out[6], yp, ym, qp;
-    short tag = 0;
+    short tag = 0, impulse_tag = 0;
     double** X = nullptr;  // directions: q's by the tangent basis, then unit ones
     double** Y = nullptr;
     std::vector<double> y;
@@ -55,6 +56,31 @@ struct Case {
         return s;
     }
 };
+
+// ADOL-C's tape of the reference contact_aba at the first state: (q, q̇, τ) → (q̈, λ), τ on every dof; an
+// impact's (q, q̇⁻) → (q̇⁺, Λ).
+void tape(const Case& c, const std::vector<HeldFrame>& held, short tag, bool impulse) {
+    const int n = c.r->nv, m = c.r->m;
+    const State& s = c.states[0];
+    trace_on(tag);
+    AVec q(c.r->nq), qd(n), tau(n);
+    for (int i = 0; i < c.r->nq; ++i) q[i] <<= s.q[i];
+    for (int i = 0; i < n; ++i) qd[i] <<= s.qd[i];
+    for (int i = 0; i < n; ++i) {
+        if (impulse) tau[i] = 0;
+        else tau[i] <<= s.tau[i];
+    }
+    ConstrainedMotion<adouble> cm = contact_aba<adouble>(c.model, held, q, qd, tau, Vec3<adouble>(s.g[0], s.g[1], s.g[2]), AVec(), impulse);
+    for (int i = 0; i < n; ++i) {
+        double v;
+        cm.qdd[i] >>= v;
+    }
+    for (int i = 0; i < m; ++i) {
+        double v;
+        cm.lambda[i] >>= v;
+    }
+    trace_off();
+}
 
 std::unique_ptr<Case> make_case(const ContactDerivativesRobot& r, short tag) {
     auto c = std::make_unique<Case>();
@@ -74,25 +100,9 @@ std::unique_ptr<Case> make_case(const ContactDerivativesRobot& r, short tag) {
     const int n = r.nv, m = r.m;
     for (int o = 0; o < 6; ++o) c->out[o].assign((o < 3 ? n : m) * n, 0.0);
     c->yp.assign(n + m, 0), c->ym.assign(n + m, 0), c->y.assign(n + m, 0);
-    // ADOL-C's tape of the reference contact_aba: (q, q̇, τ) → (q̈, λ), τ on every dof
-    c->tag = tag;
-    const State& s = c->states[0];
-    trace_on(tag);
-    AVec q(r.nq), qd(n), tau(n);
-    for (int i = 0; i < r.nq; ++i) q[i] <<= s.q[i];
-    for (int i = 0; i < n; ++i) qd[i] <<= s.qd[i];
-    for (int i = 0; i < n; ++i) tau[i] <<= s.tau[i];
-    ConstrainedMotion<adouble> cm =
-        contact_aba<adouble>(c->model, c->problem.held, q, qd, tau, Vec3<adouble>(s.g[0], s.g[1], s.g[2]), AVec(), false);
-    for (int i = 0; i < n; ++i) {
-        double v;
-        cm.qdd[i] >>= v;
-    }
-    for (int i = 0; i < m; ++i) {
-        double v;
-        cm.lambda[i] >>= v;
-    }
-    trace_off();
+    c->tag = tag, c->impulse_tag = static_cast<short>(tag + 100);
+    tape(*c, c->problem.held, c->tag, false);
+    tape(*c, load_problem(c->model, "impulse:" + r.contacts).held, c->impulse_tag, true);
     c->X = myalloc2(r.nq + 2 * n, 3 * n);
     c->Y = myalloc2(n + m, 3 * n);
     return c;
@@ -152,16 +162,17 @@ void impact_central(Case& c, State& s) {
     differences(c, s, 2, [&](const double* q, const double* qd, const double*, double* y) { c.r->impulse_aba(q, qd, s.g.data(), y); });
 }
 
-// ADOL-C's forward mode on the tape, in every direction at once (fov_forward).
-void adolc(Case& c, State& s) {
-    const int nq = c.r->nq, n = c.r->nv, m = c.r->m, p = 3 * n;
-    std::vector<double> x(nq + 2 * n);
+// ADOL-C's forward mode on the tape, in every direction at once (fov_forward): the contact's along q, q̇
+// and τ, the impact's (impulse) along q and q̇⁻.
+void adolc(Case& c, State& s, bool impulse = false) {
+    const int nq = c.r->nq, n = c.r->nv, m = c.r->m, arguments = impulse ? 2 : 3, p = arguments * n;
+    std::vector<double> x(nq + (arguments - 1) * n);
     std::copy(s.q.begin(), s.q.end(), x.begin());
     std::copy(s.qd.begin(), s.qd.end(), x.begin() + nq);
-    std::copy(s.tau.begin(), s.tau.end(), x.begin() + nq + n);
+    if (!impulse) std::copy(s.tau.begin(), s.tau.end(), x.begin() + nq + n);
     tangent_directions(s.q, nq, n, p, c.X);
-    fov_forward(c.tag, n + m, nq + 2 * n, p, x.data(), c.X, c.y.data(), c.Y);
-    for (int along = 0; along < 3; ++along)
+    fov_forward(impulse ? c.impulse_tag : c.tag, n + m, static_cast<int>(x.size()), p, x.data(), c.X, c.y.data(), c.Y);
+    for (int along = 0; along < arguments; ++along)
         for (int i = 0; i < n + m; ++i)
             for (int k = 0; k < n; ++k) (i < n ? c.out[along][i * n + k] : c.out[3 + along][(i - n) * n + k]) = c.Y[i][along * n + k];
 }
@@ -175,11 +186,12 @@ const Named kPeers[] = {{"rbdgen", [](Case& c, State& s) { generated(c, s, c.r->
                         {"rbdgen-native", [](Case& c, State& s) { generated(c, s, c.r->derivatives_native); }},
                         {"rbdgen-native-lanes", [](Case& c, State& s) { generated(c, s, c.r->derivatives_lanes); }},
                         {"central", central},
-                        {"adolc", adolc},
+                        {"adolc", [](Case& c, State& s) { adolc(c, s); }},
                         {"impulse-rbdgen", [](Case& c, State& s) { impact(c, s, c.r->impulse_derivatives); }},
                         {"impulse-rbdgen-native", [](Case& c, State& s) { impact(c, s, c.r->impulse_derivatives_native); }},
                         {"impulse-rbdgen-native-lanes", [](Case& c, State& s) { impact(c, s, c.r->impulse_derivatives_lanes); }},
-                        {"impulse-central", impact_central}};
+                        {"impulse-central", impact_central},
+                        {"impulse-adolc", [](Case& c, State& s) { adolc(c, s, true); }}};
 
 // max |a − b| / max(1, max |b|) over the outputs, along q, q̇ and the τ the problem reads, at one state.
 double disagreement(Case& c, Peer a, Peer b) {
@@ -233,23 +245,26 @@ int main(int argc, char** argv) {
         out << "| " << l << " (" << c->r->nv << ", " << c->r->m << ") | " << fmt_ns(ours / 1000) << " µs | " << fmt_ns(t("rbdgen-native") / 1000)
             << " µs | " << fmt_ns(t("rbdgen-native-lanes") / 1000) << " µs | " << ratio("central") << " | " << ratio("adolc") << " | "
             << fmt_ns(t("rbdgen-cold") / 1000) << " µs | " << ops << ", " << (clock > 0 ? num(ops / (ours * clock), "%.1f") : "?") << " | "
-            << num(disagreement(*c, kPeers[0].run, central), "%.1e") << ", " << num(disagreement(*c, kPeers[0].run, adolc), "%.1e") << " |\n";
+            << num(disagreement(*c, kPeers[0].run, central), "%.1e") << ", " << num(disagreement(*c, kPeers[0].run, kPeers[4].run), "%.1e") << " |\n";
     }
     out << "\nThe impact on the same contacts (`--problem impulse:<feet>`): `impulse_derivatives` (∂q̇⁺ and the impulses' ∂Λ along q and "
-           "q̇⁻) against central differences of the emitted `impulse_aba` (4 NV calls), the same states.\n\n"
-           "| robot (NV, contact rows) | rbdgen hot | `-march=native` | with `--lanes` | central differences of `impulse_aba` | rbdgen cold | "
-           "operations | agreement with central differences |\n|---|---|---|---|---|---|---|---|\n";
+           "q̇⁻) against central differences of the emitted `impulse_aba` (4 NV calls) and ADOL-C's forward mode on the reference "
+           "`impulse_aba` (its own tape, `fov_forward` in 2 NV directions), the same states.\n\n"
+           "| robot (NV, contact rows) | rbdgen hot | `-march=native` | with `--lanes` | central differences of `impulse_aba` | ADOL-C forward mode | "
+           "rbdgen cold | operations | agreement with central differences, with ADOL-C |\n|---|---|---|---|---|---|---|---|---|\n";
     for (auto& c : cases) {
         const std::string l = c->r->label;
         const auto t = [&](const std::string& peer) { return collect.ns[l + "/" + peer]; };
         const double ours = t("impulse-rbdgen");
+        const auto ratio = [&](const std::string& peer) { return fmt_ns(t(peer) / 1000) + " µs (" + num(t(peer) / ours, "%.0f") + "×)"; };
+        const Peer mine = [](Case& x, State& s) { impact(x, s, x.r->impulse_derivatives); };
         long ops = 0;
         std::ifstream report(c->r->report);
         const nlohmann::json j = nlohmann::json::parse(report);
         for (const char* k : {"add", "mul", "div"}) ops += j["problems"]["impulse"]["kernels"]["impulse_derivatives"]["ops"][k].get<long>();
         out << "| " << l << " (" << c->r->nv << ", " << c->r->m << ") | " << fmt_ns(ours / 1000) << " µs | " << fmt_ns(t("impulse-rbdgen-native") / 1000)
-            << " µs | " << fmt_ns(t("impulse-rbdgen-native-lanes") / 1000) << " µs | " << fmt_ns(t("impulse-central") / 1000) << " µs (" << num(t("impulse-central") / ours, "%.0f") << "×) | "
-            << fmt_ns(t("impulse-rbdgen-cold") / 1000) << " µs | " << ops << " | "
-            << num(disagreement(*c, [](Case& x, State& s) { impact(x, s, x.r->impulse_derivatives); }, impact_central), "%.1e") << " |\n";
+            << " µs | " << fmt_ns(t("impulse-rbdgen-native-lanes") / 1000) << " µs | " << ratio("impulse-central") << " | " << ratio("impulse-adolc")
+            << " | " << fmt_ns(t("impulse-rbdgen-cold") / 1000) << " µs | " << ops << " | " << num(disagreement(*c, mine, impact_central), "%.1e") << ", "
+            << num(disagreement(*c, mine, kPeers[9].run), "%.1e") << " |\n";
     }
 }
