@@ -2,20 +2,62 @@
 // double; integrate against Eigen's quaternions and an RK4 integration of the constant twist (the
 // exact motion it must equal); integrate and difference inverse to each other; every Jacobian
 // against central differences on the tangent space (q ⊕ δ by test::plus, which shares no code with
-// configuration.hpp); the chain rule through both; and a floating base turned by hand, whose numbers
-// change if the convention does.
+// configuration.hpp) and against ADOL-C's forward mode on integrate and difference; the chain rule
+// through both; and a floating base turned by hand, whose numbers change if the convention does.
+#include "adolc_taylor.hpp"  // first: Eigen's NumTraits<adouble>
+
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 
 #include "algorithms/configuration.hpp"
 #include "emit/kernel.hpp"
 #include "test_support.hpp"
 
+// The coefficient functions on ADOL-C's adouble, for integrate and difference taped: their closed forms
+// by sin, cos and atan2, which ADOL-C differentiates, and below x = 1e-2 (y = 1e-6) their series, whose
+// first derivatives are exact at 0. Written here from the definitions, not the runtime's.
+namespace {
+adouble series(const adouble& x, const std::function<double(int)>& c) {
+    adouble sum = 0, p = 1;
+    for (int k = 0; k < 8; ++k, p = p * x) sum = sum + c(k) * p;
+    return sum;
+}
+double fact(int n) { return n <= 1 ? 1.0 : n * fact(n - 1); }
+bool small(const adouble& x, double below) { return x.getValue() < below; }
+}  // namespace
+adouble sinc(const adouble& x) {  // sin θ / θ
+    if (small(x, 1e-2)) return series(x, [](int k) { return (k % 2 ? -1 : 1) / fact(2 * k + 1); });
+    const adouble t = sqrt(x);
+    return sin(t) / t;
+}
+adouble cosc(const adouble& x) {  // (1 − cos θ) / θ²
+    if (small(x, 1e-2)) return series(x, [](int k) { return (k % 2 ? -1 : 1) / fact(2 * k + 2); });
+    return (1 - cos(sqrt(x))) / x;
+}
+adouble sinc3(const adouble& x) {  // (θ − sin θ) / θ³
+    if (small(x, 1e-2)) return series(x, [](int k) { return (k % 2 ? -1 : 1) / fact(2 * k + 3); });
+    const adouble t = sqrt(x);
+    return (t - sin(t)) / (t * x);
+}
+adouble dexp_inv(const adouble& x) {  // (1 − (θ/2) cot(θ/2)) / θ², below 1e-2 by cot's series: 1/12 + x/720 + x²/30240 + x³/1209600
+    if (small(x, 1e-2)) return series(x, [](int k) { return k > 3 ? 0.0 : 1 / std::array<double, 4>{12, 720, 30240, 1209600}[k]; });
+    const adouble h = 0.5 * sqrt(x);
+    return (1 - h * cos(h) / sin(h)) / x;
+}
+adouble log_ratio(const adouble& y, const adouble& w) {  // the angle 2 atan2(√y, |w|) sign(w) over √y
+    const double sign = w.getValue() < 0 ? -1 : 1;
+    if (small(y, 1e-6)) return sign * 2 / fabs(w) * series(y / (w * w), [](int k) { return (k % 2 ? -1.0 : 1.0) / (2 * k + 1); });
+    const adouble s = sqrt(y);
+    return sign * 2 * atan2(s, fabs(w)) / s;
+}
+
 namespace rbdgen {
 namespace {
 
 constexpr int kStates = 20;
+using AVec = Eigen::Matrix<adouble, Eigen::Dynamic, 1>;
 
 // ---- the coefficient functions (templates/rbdgen_runtime.hpp.in) ----
 
@@ -198,6 +240,64 @@ TEST_P(Configuration, JacobiansAreCentralDifferences) {
     }
     EXPECT_LT(worst, 1e-7);
     std::cout << GetParam().label() << ": integrate and difference Jacobians against central differences, worst " << worst << "\n";
+}
+
+// q ⊖ q1 to first order at q = q1, in test::plus's chart (R1 exp(δω), p1 + R1 δv) for ADOL-C: 2 vec(Q1* ⊗ Q)
+// and R1ᵀ (p − p1) for a floating base or ball joint, q − q1 for the others.
+AVec first_order_chart(const Model& m, const VecX<double>& q1, const AVec& q) {
+    AVec d(m.nv);
+    for (const Body& b : m.bodies) {
+        if (b.joint.one_dof()) {
+            d[b.v_index] = q[b.q_index] - q1[b.q_index];
+            continue;
+        }
+        const Eigen::Quaterniond Q1 = test::quaternion(q1, b).normalized();
+        const int at = b.q_index + b.joint.quaternion_at();
+        const double a = Q1.w(), u[3] = {-Q1.x(), -Q1.y(), -Q1.z()};  // Q1* = (a, u), Q = (w, v)
+        const adouble w = q[at + 3], v[3] = {q[at], q[at + 1], q[at + 2]};
+        for (int k = 0; k < 3; ++k) {  // the vector part a v + w u + u × v
+            const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+            d[b.v_index + k] = 2 * (a * v[k] + w * u[k] + (u[k1] * v[k2] - u[k2] * v[k1]));
+        }
+        if (b.joint.type != JointType::Floating) continue;
+        const Eigen::Matrix3d R1 = Q1.toRotationMatrix();
+        for (int k = 0; k < 3; ++k) {
+            adouble dp = 0;
+            for (int i = 0; i < 3; ++i) dp = dp + R1(i, k) * (q[b.q_index + i] - q1[b.q_index + i]);
+            d[b.v_index + 3 + k] = dp;
+        }
+    }
+    return d;
+}
+
+// Every Jacobian against ADOL-C's forward mode on integrate and difference taped on adouble (the
+// coefficient functions above): q and q₀ along test::tangent_basis, q₁ along its coordinates mapped by
+// the same basis, integrate's output read by first_order_chart. Three states, the first's rotations by
+// 1e-7 rad (the series).
+TEST_P(Configuration, JacobiansAreAdolc) {
+    const int nq = model.nq, nv = model.nv;
+    double worst = 0;
+    for (int s = 0; s < 3; ++s) {
+        const test::RandomState x = test::random_state(model, rng);
+        VecX<double> v = step(model, rng, 2.5);
+        if (s == 0) v *= 1e-7;
+        const VecX<double> q1 = integrate<double>(model, x.q, v);
+        const ConfigurationJacobians<double> I = integrate_jacobians<double>(model, v);
+        const ConfigurationJacobians<double> D = difference_jacobians<double>(model, x.q, q1);
+        VecX<double> x0(nq + nv), z0(2 * nq);
+        x0 << x.q, v;
+        z0 << x.q, q1;
+        const test::TaylorTape plus(8, x0, [&](const AVec& in) {
+            return first_order_chart(model, q1, integrate<adouble>(model, AVec(in.head(nq)), AVec(in.tail(nv))));
+        });
+        const test::TaylorTape minus(9, z0, [&](const AVec& in) { return difference<adouble>(model, AVec(in.head(nq)), AVec(in.tail(nq))); });
+        const MatX<double> di = plus.tangent_jacobian(x0, test::tangent_basis(model, x.q), 2 * nv);
+        const MatX<double> dd = minus.tangent_jacobian(z0, test::tangent_basis(model, x.q), nv + nq);
+        worst = std::max({worst, test::rel_err(I.d0, di.leftCols(nv)), test::rel_err(I.d1, di.rightCols(nv)),
+                          test::rel_err(D.d0, dd.leftCols(nv)), test::rel_err(D.d1, MatX<double>(dd.rightCols(nq) * test::tangent_basis(model, q1)))});
+    }
+    EXPECT_LT(worst, 1e-10);
+    std::cout << GetParam().label() << ": integrate and difference Jacobians against ADOL-C, worst " << worst << "\n";
 }
 
 // The chain rule through both: difference(q, q ⊕ v) = v for every q and v, so
