@@ -15,40 +15,46 @@
 #include "emit/kernel.hpp"
 #include "test_support.hpp"
 
-// The coefficient functions on ADOL-C's adouble, for integrate and difference taped: their closed forms
-// by sin, cos and atan2, which ADOL-C differentiates, and below x = 1e-2 (y = 1e-6) their series, whose
-// first derivatives are exact at 0. Written here from the definitions, not the runtime's.
+// The coefficient functions' series, Σ c_k x^k to `terms` terms, c_k of sin θ / θ, (1 − cos θ) / θ²
+// and (θ − sin θ) / θ³ (x = θ²): the long-double reference below and the adouble functions after it.
 namespace {
-adouble series(const adouble& x, const std::function<double(int)>& c) {
-    adouble sum = 0, p = 1;
-    for (int k = 0; k < 8; ++k, p = p * x) sum = sum + c(k) * p;
+template <class T, class Term> T series(const T& x, const Term& term, int terms) {
+    T sum = 0, p = 1;
+    for (int k = 0; k < terms; ++k, p = p * x) sum = sum + static_cast<T>(term(k)) * p;
     return sum;
 }
-double fact(int n) { return n <= 1 ? 1.0 : n * fact(n - 1); }
+long double factorial(int n) { return n <= 1 ? 1.0L : n * factorial(n - 1); }
+long double sinc_term(int k) { return (k % 2 ? -1.0L : 1.0L) / factorial(2 * k + 1); }
+long double cosc_term(int k) { return (k % 2 ? -1.0L : 1.0L) / factorial(2 * k + 2); }
+long double sinc3_term(int k) { return (k % 2 ? -1.0L : 1.0L) / factorial(2 * k + 3); }
 bool small(const adouble& x, double below) { return x.getValue() < below; }
 }  // namespace
+
+// The coefficient functions on ADOL-C's adouble, for integrate and difference taped: their closed forms
+// by sin, cos and atan2, which ADOL-C differentiates, and below x = 1e-2 (y = 1e-6) their series to 8
+// terms, whose first derivatives are exact at 0. Written here from the definitions, not the runtime's.
 adouble sinc(const adouble& x) {  // sin θ / θ
-    if (small(x, 1e-2)) return series(x, [](int k) { return (k % 2 ? -1 : 1) / fact(2 * k + 1); });
+    if (small(x, 1e-2)) return series(x, sinc_term, 8);
     const adouble t = sqrt(x);
     return sin(t) / t;
 }
 adouble cosc(const adouble& x) {  // (1 − cos θ) / θ²
-    if (small(x, 1e-2)) return series(x, [](int k) { return (k % 2 ? -1 : 1) / fact(2 * k + 2); });
+    if (small(x, 1e-2)) return series(x, cosc_term, 8);
     return (1 - cos(sqrt(x))) / x;
 }
 adouble sinc3(const adouble& x) {  // (θ − sin θ) / θ³
-    if (small(x, 1e-2)) return series(x, [](int k) { return (k % 2 ? -1 : 1) / fact(2 * k + 3); });
+    if (small(x, 1e-2)) return series(x, sinc3_term, 8);
     const adouble t = sqrt(x);
     return (t - sin(t)) / (t * x);
 }
 adouble dexp_inv(const adouble& x) {  // (1 − (θ/2) cot(θ/2)) / θ², below 1e-2 by cot's series: 1/12 + x/720 + x²/30240 + x³/1209600
-    if (small(x, 1e-2)) return series(x, [](int k) { return k > 3 ? 0.0 : 1 / std::array<double, 4>{12, 720, 30240, 1209600}[k]; });
+    if (small(x, 1e-2)) return series(x, [](int k) { return 1 / std::array<double, 4>{12, 720, 30240, 1209600}[k]; }, 4);
     const adouble h = 0.5 * sqrt(x);
     return (1 - h * cos(h) / sin(h)) / x;
 }
 adouble log_ratio(const adouble& y, const adouble& w) {  // the angle 2 atan2(√y, |w|) sign(w) over √y
     const double sign = w.getValue() < 0 ? -1 : 1;
-    if (small(y, 1e-6)) return sign * 2 / fabs(w) * series(y / (w * w), [](int k) { return (k % 2 ? -1.0 : 1.0) / (2 * k + 1); });
+    if (small(y, 1e-6)) return sign * 2 / fabs(w) * series(adouble(y / (w * w)), [](int k) { return (k % 2 ? -1.0 : 1.0) / (2 * k + 1); }, 8);
     const adouble s = sqrt(y);
     return sign * 2 * atan2(s, fabs(w)) / s;
 }
@@ -61,13 +67,7 @@ using AVec = Eigen::Matrix<adouble, Eigen::Dynamic, 1>;
 
 // ---- the coefficient functions (templates/rbdgen_runtime.hpp.in) ----
 
-// Σ c_k x^k in long double, with c_k from a term's recurrence, to 40 terms: the reference below x = 0.5.
-template <class Term> long double series(long double x, const Term& term) {
-    long double sum = 0, p = 1;
-    for (int k = 0; k < 40; ++k, p *= x) sum += term(k) * p;
-    return sum;
-}
-long double factorial(int n) { return n <= 1 ? 1.0L : n * factorial(n - 1); }
+// The reference below x = 0.5: the series in long double to 40 terms (series, above).
 
 TEST(CoefficientFunctions, AgreeWithLongDoubleAndAreExactAtZero) {
     struct Case {
@@ -77,10 +77,9 @@ TEST(CoefficientFunctions, AgreeWithLongDoubleAndAreExactAtZero) {
         long double (*term)(int);
     };
     const Case cases[] = {
-        {"sinc", sinc, [](long double t) { return sinl(t) / t; }, [](int k) { return (k % 2 ? -1.0L : 1.0L) / factorial(2 * k + 1); }},
-        {"cosc", cosc, [](long double t) { return (1 - cosl(t)) / (t * t); }, [](int k) { return (k % 2 ? -1.0L : 1.0L) / factorial(2 * k + 2); }},
-        {"sinc3", sinc3, [](long double t) { return (t - sinl(t)) / (t * t * t); },
-         [](int k) { return (k % 2 ? -1.0L : 1.0L) / factorial(2 * k + 3); }},
+        {"sinc", sinc, [](long double t) { return sinl(t) / t; }, sinc_term},
+        {"cosc", cosc, [](long double t) { return (1 - cosl(t)) / (t * t); }, cosc_term},
+        {"sinc3", sinc3, [](long double t) { return (t - sinl(t)) / (t * t * t); }, sinc3_term},
         {"cosc_dx", cosc_dx, [](long double t) { return (t * sinl(t) / 2 - (1 - cosl(t))) / (t * t * t * t); },
          [](int k) { return (k % 2 ? 1.0L : -1.0L) * (k + 1) / factorial(2 * k + 4); }},
         {"sinc3_dx", sinc3_dx, [](long double t) { return (t * (1 - cosl(t)) - 3 * (t - sinl(t))) / (2 * t * t * t * t * t); },
@@ -96,7 +95,7 @@ TEST(CoefficientFunctions, AgreeWithLongDoubleAndAreExactAtZero) {
         double worst = 0;
         for (double x = 1e-12; x < 30; x *= 1.07) {
             const long double t = sqrtl(x);
-            const long double exact = x < 0.5 && c.term ? series(x, c.term) : c.closed(t);
+            const long double exact = x < 0.5 && c.term ? series<long double>(x, c.term, 40) : c.closed(t);
             if (!c.term && x < 1e-4) continue;  // dexp_inv's closed form cancels there, even in long double
             worst = std::max(worst, static_cast<double>(std::abs((c.f(x) - exact) / exact)));
         }
