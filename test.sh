@@ -26,15 +26,37 @@ if [ "$mode" = --fuzz ]; then
   ctest --test-dir build-sanitized --output-on-failure -j"$(nproc)" -R '^Fuzz\.'
   exit
 fi
-scripts/build.sh
-ctest --test-dir build --output-on-failure -j"$(nproc)"
-# The generator and its unit tests again under ASan + UBSan (clang), and each input's fuzzer for 10
-# seconds (tests/fuzz/). Left out there, as they run unsanitized above: the same checks on the
-# largest robots (talos) and Nori's figures' long chains, which take 1 to 5 minutes each under the
-# sanitizers (18 minutes in all), and the Newton-Euler system's and static LU's per-model checks on
-# the models of more than 12 joints (humanoid30, baxter, dualarm, allegro, quadruped, solo12: up to
-# 36 s each, 5.9 minutes in all), which run there on arm7, panda and ur5, through the same code; and
-# the humanoid's contact derivatives (111 s there; the quadruped, arm7, forms_degree and solo12 stay).
-scripts/build-sanitized.sh
-ctest --test-dir build-sanitized --output-on-failure -j"$(nproc)" \
-  -E "talos|NoriFigures|(NewtonEulerSystemTest|StaticLuTest)\..*/(humanoid30|baxter|dualarm|allegro|quadruped|solo12)|ContactDerivatives\..*/humanoid30"
+# Each phase's wall and CPU seconds (its processes' user + system time) and, at the end, whatever the
+# outcome, the phases beside their budget in docs/testing.md and the five slowest tests and compile
+# steps (scripts/time-report.py --summary), so that a change that makes the suite slower is seen in
+# the run that makes it so.
+phases=()
+times_file=$(mktemp)
+children_cpu() {  # cpu: the user + system seconds of this shell's finished children (bash's `times`)
+  times >"$times_file"
+  cpu=$(awk 'END { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.0f", t }' "$times_file")
+}
+phase() {  # NAME COMMAND...: runs COMMAND, records its seconds
+  local name=$1 start=$SECONDS cpu0 status=0
+  shift
+  children_cpu
+  cpu0=$cpu
+  "$@" || status=$?
+  children_cpu
+  phases+=("$name|$((SECONDS - start))|$((cpu - cpu0))")
+  return $status
+}
+summary() {
+  local status=$?
+  rm -f "$times_file"
+  scripts/time-report.py --summary "${phases[@]/#/--phase=}" build build-sanitized || true
+  exit $status
+}
+trap summary EXIT
+phase "main build" scripts/build.sh
+phase "main tests" ctest --test-dir build --output-on-failure -j"$(nproc)"
+# The generator and its unit tests again under ASan + UBSan (clang) on one model a shape, generated
+# robots of every emission form, and each input's fuzzer for 10 seconds (tests/fuzz/). What that
+# build leaves out, as it runs unsanitized above: docs/testing.md, "The sanitized build".
+phase "sanitized build" scripts/build-sanitized.sh
+phase "sanitized tests" ctest --test-dir build-sanitized --output-on-failure -j"$(nproc)"

@@ -7,8 +7,17 @@ For each build folder: the CPU seconds of its build steps from ninja's log (.nin
 step, its start and end in ms; each step is one process on one core), summed by kind of step, and
 the seconds of its tests from ctest's record (Testing/Temporary/CTestCostData.txt: the tests that ran,
 a skipped one not among them), summed by suite. A folder built by make has no log of its steps: only its tests are listed.
+
+    scripts/time-report.py --summary [--phase=NAME|WALL|CPU ...] BUILD_DIR [BUILD_DIR ...]
+
+What ./test.sh prints at its end: each phase's wall and CPU seconds beside its budget (the table
+under "## The budget" in docs/testing.md), and the five slowest tests and compile steps of the builds.
+A test's time is GoogleTest's (gtest/<ctest name>.json, which each test program writes: a ctest runs a
+whole program) or, for a script, ctest's.
 """
 import collections
+import glob
+import json
 import os
 import re
 import sys
@@ -78,12 +87,72 @@ def read_ctest_costs(folder):
     return costs
 
 
+def read_gtest_times(folder):
+    """{Suite.Test: seconds} from the gtest/*.json files the test programs wrote (rbdgen_add_gtest)."""
+    times = {}
+    for path in glob.glob(os.path.join(folder, "gtest", "*.json")):
+        try:
+            with open(path) as f:
+                suites = json.load(f).get("testsuites", [])
+        except (OSError, ValueError):
+            continue
+        for suite in suites:
+            for test in suite.get("testsuite", []):
+                if test.get("result") == "SKIPPED" or test.get("status") == "NOTRUN":
+                    continue
+                times[f"{suite['name']}.{test['name']}"] = float(str(test.get("time", "0s")).rstrip("s"))
+    return times
+
+
+def read_budget():
+    """{phase: (CPU s, wall s)} from the table under "## The budget" in docs/testing.md."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "testing.md")
+    budget, inside = {}, False
+    with open(path) as f:
+        for line in f:
+            if line.startswith("## "):
+                inside = line.strip() == "## The budget"
+            m = re.match(r"\|\s*([a-z ]+?)\s*\|\s*([\d,]+)\s*\|\s*([\d,]+)\s*\|", line) if inside else None
+            if m:
+                budget[m.group(1)] = (int(m.group(2).replace(",", "")), int(m.group(3).replace(",", "")))
+    return budget
+
+
+def summary(phases, folders):
+    budget = read_budget()
+    print("\n== test.sh: where the time went (docs/testing.md, \"The budget\")\n")
+    print("| phase | wall s | CPU s | budget: CPU s (Intel Xeon) |\n| --- | ---: | ---: | ---: |")
+    wall = cpu = 0
+    for p in phases:
+        name, w, c = p.split("|")
+        wall, cpu = wall + int(w), cpu + int(c)
+        b = budget.get(name)
+        over = " (over)" if b and int(c) > b[0] else ""
+        print(f"| {name} | {w} | {c} | {b[0] if b else '-'}{over} |")
+    b = budget.get("all")
+    print(f"| all | {wall} | {cpu} | {b[0] if b else '-'} |\n")
+    tests, steps = [], []
+    for folder in folders:
+        for test, seconds in (read_gtest_times(folder) or {}).items():
+            tests.append((seconds, f"{folder}: {test}"))
+        for test, seconds in (read_ctest_costs(folder) or {}).items():
+            if not os.path.exists(os.path.join(folder, "gtest", test + ".json")):  # a script
+                tests.append((seconds, f"{folder}: {test}"))
+        for output, (_, seconds) in (read_ninja_log(folder) or {}).items():
+            steps.append((seconds, f"{folder}: {output}"))
+    print("The five slowest tests:")
+    for seconds, name in sorted(tests, reverse=True)[:5]:
+        print(f"- {seconds:.1f} s {name}")
+    print("\nThe five slowest build steps:")
+    for seconds, name in sorted(steps, reverse=True)[:5]:
+        print(f"- {seconds:.1f} s {name}")
+
+
 def suite_of(test):
-    # gtest's Suite.Test (test_generated: robot.Generated.Test), the scripts' own names
-    parts = test.split(".")
-    if len(parts) >= 3 and parts[1] == "Generated":
-        return "Generated (test_generated.cpp, all robots)"
-    return parts[0].split("/")[-1]
+    # a ctest: a test program (rbdgen_add_gtest), a robot of test_generated (gen_<robot>), a script
+    if re.match(r"gen_", test):
+        return "test_generated (one ctest a robot)"
+    return test.split(".")[0]
 
 
 def report(folder):
@@ -130,18 +199,25 @@ def report(folder):
         s[0] += seconds
         s[1] += 1
     total = sum(s for s, _ in suites.values())
-    print("| tests | tests | s | share |\n| --- | ---: | ---: | ---: |")
+    print("| ctest (a program, a robot, a script) | ctests | s | share |\n| --- | ---: | ---: | ---: |")
     for suite, (seconds, n) in sorted(suites.items(), key=lambda kv: -kv[1][0])[:25]:
         print(f"| {suite} | {n} | {seconds:.0f} | {100 * seconds / total:.0f}% |")
     print(f"| all | {len(costs)} | {total:.0f} | |\n")
-    print("The ten longest tests:\n")
-    for test, seconds in sorted(costs.items(), key=lambda kv: -kv[1])[:10]:
+    print("The ten longest tests (GoogleTest's times; a script's, ctest's):\n")
+    longest = dict(read_gtest_times(folder))
+    longest.update({t: c for t, c in costs.items() if not os.path.exists(os.path.join(folder, "gtest", t + ".json"))})
+    for test, seconds in sorted(longest.items(), key=lambda kv: -kv[1])[:10]:
         print(f"- {seconds:.1f} s {test}")
     print()
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    if not args:
         sys.exit(__doc__)
-    for folder in sys.argv[1:]:
-        report(folder)
+    if args[0] == "--summary":
+        phases = [a[len("--phase="):] for a in args[1:] if a.startswith("--phase=")]
+        summary(phases, [a for a in args[1:] if not a.startswith("--") and os.path.isdir(a)])
+    else:
+        for folder in args:
+            report(folder)

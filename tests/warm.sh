@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cold calls (rbdgen_runtime.hpp's warm): with each linker of this machine (GNU ld, gold, lld), the
 # kernels of two robots link, their sections bracket every function and table of each kernel, and
-# warm_all() and extent() read exactly those bounds (sections.sh). The robots: the floating humanoid
+# warm_all() and extent() read exactly those bounds (sections.sh). The robots: the floating quadruped
 # (compact kernels with tables, LTDL's loops, the batched and _sc entry points in the same files) and
 # arm7 in the uniform emission (call tables of function pointers). The cross-compiled firmware check
 # is cortex_m.sh's. Usage: warm.sh RBDGEN MODELS_DIR DATA_DIR
@@ -38,5 +38,5 @@ robot() {  # NAME URDF [generate flags...]
     "$here/sections.sh" nm "$name" "$work/$name/main_$linker" "$work/$name/printed_$linker" "${objs[@]}"
   done
 }
-robot h30 "$models/humanoid30.urdf" --floating-base --batch 2 --trig-entry-points
+robot quadruped "$models/quadruped.urdf" --floating-base --batch 2 --trig-entry-points
 robot arm7_uniform "$models/arm7.urdf" --emission uniform

@@ -2156,3 +2156,7 @@ RBDGEN_CODE void aba_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN_
 }
 
 }  // namespace arm7
+
+#undef RBDGEN_CODE
+#undef RBDGEN_TABLE
+#undef RBDGEN_CALLS

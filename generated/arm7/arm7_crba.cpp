@@ -996,3 +996,7 @@ RBDGEN_CODE void crba_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTR
 }
 
 }  // namespace arm7
+
+#undef RBDGEN_CODE
+#undef RBDGEN_TABLE
+#undef RBDGEN_CALLS

@@ -845,3 +845,7 @@ RBDGEN_CODE void fk_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRIC
 }
 
 }  // namespace arm7
+
+#undef RBDGEN_CODE
+#undef RBDGEN_TABLE
+#undef RBDGEN_CALLS

@@ -417,3 +417,7 @@ RBDGEN_CODE void gravity_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBD
 }
 
 }  // namespace arm7
+
+#undef RBDGEN_CODE
+#undef RBDGEN_TABLE
+#undef RBDGEN_CALLS

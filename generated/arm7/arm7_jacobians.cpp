@@ -401,3 +401,7 @@ RBDGEN_CODE void jacobians_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_
 }
 
 }  // namespace arm7
+
+#undef RBDGEN_CODE
+#undef RBDGEN_TABLE
+#undef RBDGEN_CALLS

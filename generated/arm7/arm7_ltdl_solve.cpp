@@ -122,3 +122,7 @@ RBDGEN_CODE void ltdl_solve_cold(const Scalar* RBDGEN_RESTRICT LD, const Scalar*
 }
 
 }  // namespace arm7
+
+#undef RBDGEN_CODE
+#undef RBDGEN_TABLE
+#undef RBDGEN_CALLS

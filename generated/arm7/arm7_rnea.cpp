@@ -1062,3 +1062,7 @@ RBDGEN_CODE void rnea_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN
 }
 
 }  // namespace arm7
+
+#undef RBDGEN_CODE
+#undef RBDGEN_TABLE
+#undef RBDGEN_CALLS

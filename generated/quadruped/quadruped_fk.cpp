@@ -1617,3 +1617,7 @@ RBDGEN_CODE void fk_cold(const Scalar* RBDGEN_RESTRICT q, Scalar* RBDGEN_RESTRIC
 }
 
 }  // namespace quadruped
+
+#undef RBDGEN_CODE
+#undef RBDGEN_TABLE
+#undef RBDGEN_CALLS

@@ -1213,3 +1213,7 @@ RBDGEN_CODE void ltdl_cold(const Scalar* RBDGEN_RESTRICT H, Scalar* RBDGEN_RESTR
 }
 
 }  // namespace quadruped
+
+#undef RBDGEN_CODE
+#undef RBDGEN_TABLE
+#undef RBDGEN_CALLS

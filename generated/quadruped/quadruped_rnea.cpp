@@ -1462,3 +1462,7 @@ RBDGEN_CODE void rnea_cold(const Scalar* RBDGEN_RESTRICT q, const Scalar* RBDGEN
 }
 
 }  // namespace quadruped
+
+#undef RBDGEN_CODE
+#undef RBDGEN_TABLE
+#undef RBDGEN_CALLS

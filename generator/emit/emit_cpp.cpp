@@ -46,8 +46,11 @@ std::string kernel_parameters(const Kernel& k, bool precomputed_trig, bool batch
     std::vector<bool> named = arrays_named(k);
     if (name_all) named.assign(named.size(), true);
     std::string p = precomputed_trig ? "const Scalar* RBDGEN_RESTRICT sin_q, const Scalar* RBDGEN_RESTRICT cos_q, " : "";
+    // With sin q and cos q given (the _sc entry points), q may be read nowhere else (the floating
+    // quadruped's crba: its only angles are the legs' joints), which -Wunused-parameter would report.
     for (size_t i = 0; i < k.inputs.size(); ++i)
-        p += fmt::format("const {}*{}, ", type, named[i] ? " RBDGEN_RESTRICT " + k.inputs[i].name : "");
+        p += fmt::format("{}const {}*{}, ", precomputed_trig && named[i] && k.inputs[i].name == "q" ? "[[maybe_unused]] " : "", type,
+                         named[i] ? " RBDGEN_RESTRICT " + k.inputs[i].name : "");
     for (size_t o = 0; o < k.outputs.size(); ++o)
         p += fmt::format("{}{}*{}", o ? ", " : "", type, named[k.inputs.size() + o] ? " RBDGEN_RESTRICT " + k.outputs[o].name : "");
     return p;

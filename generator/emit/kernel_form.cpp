@@ -35,10 +35,13 @@ Emitted emitted_kernel(const Model& model, const KernelSpec& spec, const Generat
     // The compact form, from the kernel traced again with the signs of constants kept in place, so that
     // steps differing only in them share code (uniform: with the model's placements and inertias not
     // folded either); that trace, to replace x's when the form is kept.
-    const auto make_compact = [&](const KernelSpec& s, Emitted& x) -> std::optional<Kernel> {
+    // Its names begin with `prefix` (the kernel's, then head_ or tail_ for a part, as kernel_source
+    // names them): a part shared by two kernels (fd_crba_ltdl's head in aba_derivatives) is named after
+    // each, so that a robot's kernel files compile as one unit too.
+    const auto make_compact = [&](const KernelSpec& s, Emitted& x, const std::string& prefix) -> std::optional<Kernel> {
         Kernel neutral = trace_kernel(model, s, o.max_operations, o.keep_divisions,
                                       uniform ? Folding::Opaque : Folding::SignNeutral, s.name == spec.name ? method : "");
-        x.compact = compact_kernel(neutral, {o.scalar, false, false, uniform, o.lanes}, neutral.name + "_");
+        x.compact = compact_kernel(neutral, {o.scalar, false, false, uniform, o.lanes}, prefix);
         if (x.compact && o.emission == "auto" && neutral.ops().total() < kCompactMinOpsPerCall * x.compact->calls)
             x.compact.reset();
         if (!x.compact) return std::nullopt;
@@ -46,7 +49,8 @@ Emitted emitted_kernel(const Model& model, const KernelSpec& spec, const Generat
     };
     // The form of a traced kernel: steps as functions, or LTDL's (and the pair terms') loops with the
     // head and tail they call, each in a form of its own.
-    std::function<void(const KernelSpec&, Emitted&)> choose_form = [&](const KernelSpec& spec, Emitted& e) {
+    std::function<void(const KernelSpec&, Emitted&, const std::string&)> choose_form = [&](const KernelSpec& spec, Emitted& e,
+                                                                                           const std::string& prefix) {
         if (e.refused || !compact_wanted(e.kernel)) return;
         // LTDL's loops; under auto, LTDL or its solve alone stays unrolled (compact or straight-line by
         // the rule above) while that fits an instruction cache (the floating humanoid's ltdl: 701 ns
@@ -54,7 +58,7 @@ Emitted emitted_kernel(const Model& model, const KernelSpec& spec, const Generat
         // The first trace stays while the form is open: the loops' ops_unrolled read it.
         bool loops = spec.ltdl_loops != KernelSpec::LtdlLoops::None;
         std::optional<Kernel> neutral;
-        if (!loops || (!spec.head && o.emission == "auto")) neutral = make_compact(spec, e);
+        if (!loops || (!spec.head && o.emission == "auto")) neutral = make_compact(spec, e, prefix);
         if (loops && !spec.head && o.emission == "auto") {
             const long operations = e.compact ? e.compact->operations : e.kernel.ops().total();
             loops = estimated_code_bytes(operations, e.compact.has_value()) > kInstructionCache;
@@ -62,21 +66,21 @@ Emitted emitted_kernel(const Model& model, const KernelSpec& spec, const Generat
         }
         if (neutral) e.kernel = std::move(*neutral);
         if (!loops) return;
-        const auto part = [&](const KernelSpec& s) {
+        const auto part = [&](const KernelSpec& s, const std::string& name) {
             auto x = std::make_shared<Emitted>();
             x->kernel = trace_kernel(model, s, o.max_operations, o.keep_divisions);
-            choose_form(s, *x);
+            choose_form(s, *x, prefix + name);
             return x;
         };
-        if (spec.head) e.head = part(*spec.head);
-        if (spec.tail) e.tail = part(*spec.tail);
+        if (spec.head) e.head = part(*spec.head, "head_");
+        if (spec.tail) e.tail = part(*spec.tail, "tail_");
         e.loop_ops = ltdl_loop_ops(model, spec, o.keep_divisions, 1, e.head ? &e.head->kernel : nullptr);
         // auto: fd_crba_ltdl's and rnea_derivatives' loops only after a compact head; a small kernel is
         // faster unrolled (arm7's fd_crba_ltdl: 402 ns straight-line, 569 ns with the loops after its
         // straight head); aba_derivatives' always (compiled unrolled, talos's takes 384 s and 7.7 GB at -Os)
         if (o.emission == "auto" && e.head && !e.head->compact && !e.tail) e.loop_ops.reset(), e.head.reset();
     };
-    choose_form(spec, e);
+    choose_form(spec, e, spec.name + "_");
     // A kernel of several methods emitted as loops (aba_derivatives): the one named by --method, else
     // the one of lowest cost, and every method's cost in its report. The cost: the head's operations
     // (each traced as written), the tail's (they share it), and the loops', counted as the portable

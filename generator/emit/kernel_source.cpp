@@ -85,7 +85,9 @@ std::string kernel_source(const Context& c, const Emitted& e) {
         text += fmt::format("\nnamespace {} {{\nnamespace batch {{\n\n{}RBDGEN_CODE void {}({}) noexcept {{\n{}}}\n\n}}  // namespace batch\n}}  // namespace {}\n",
                             c.ns, batch.definitions, k.name, kernel_parameters(k, false, true), batch.body, c.ns);
     }
-    return text;
+    // Its sections end with it: the next kernel file of a unity build (a robot's kernel files included
+    // by one source, rbdgen_add_robot's UNITY) defines its own.
+    return text + "\n#undef RBDGEN_CODE\n#undef RBDGEN_TABLE\n#undef RBDGEN_CALLS\n";
 }
 
 }  // namespace rbdgen
