@@ -29,8 +29,9 @@ STEP_KINDS = [
     ("robots: generation (rbdgen generate)", r"/rbdgen/[^/]+/[^/]+\.(hpp|md|json|cpp)$"),
     ("robots: Python modules (binding objects)", r"_python\.dir/"),
     ("robots: eval and bench drivers", r"_(eval|bench)\.dir/|rbdgen_eval_state"),
-    ("robots of test_generated: kernel objects", r"CMakeFiles/gen_[^/]+\.dir/rbdgen/[^/]+/[^/]+\.cpp\.o$"),
-    ("robots of the other tests: kernel objects", r"CMakeFiles/[^/]+\.dir/rbdgen/[^/]+/[^/]+\.cpp\.o$"),
+    # a kernel file, or a robot's kernel files as one unit (rbdgen_add_robot UNITY)
+    ("robots of test_generated: kernel objects", r"CMakeFiles/gen_[^/]+\.dir/(rbdgen/[^/]+/[^/]+\.cpp|Unity/unity_\d+_cxx\.cxx)\.o$"),
+    ("robots of the other tests: kernel objects", r"CMakeFiles/[^/]+\.dir/(rbdgen/[^/]+/[^/]+\.cpp|Unity/unity_\d+_cxx\.cxx)\.o$"),
     ("test_generated: the robots' entries", r"entry_[^/]+\.dir/"),
     ("test_generated: test_generated.cpp", r"test_gen[^/]*\.dir/test_generated\.cpp\.o$"),
     ("unit tests: objects", r"tests/CMakeFiles/test_[^/]+\.dir/.*\.o$|rbdgen_reference"),
@@ -176,7 +177,7 @@ def report(folder):
             m = re.search(r"/rbdgen/([^/]+)$", output) if kind.startswith("robots: generation") else None
             if m:
                 robots[m.group(1)][0] += seconds
-            m = re.search(r"CMakeFiles/([^/]+)\.dir/rbdgen/", output) if "kernel objects" in kind else None
+            m = re.search(r"CMakeFiles/([^/]+)\.dir/(rbdgen|Unity)/", output) if "kernel objects" in kind else None
             if m:
                 robots[m.group(1)][1] += seconds
                 robots[m.group(1)][2] += 1
