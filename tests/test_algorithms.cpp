@@ -19,7 +19,7 @@
 namespace rbdgen {
 namespace {
 
-constexpr int kStates = 200;
+constexpr int kStates = test::states(200);
 
 class Physics : public test::ModelTest {
 protected:

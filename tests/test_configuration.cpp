@@ -62,7 +62,7 @@ adouble log_ratio(const adouble& y, const adouble& w) {  // the angle 2 atan2(âˆ
 namespace rbdgen {
 namespace {
 
-constexpr int kStates = 20;
+constexpr int kStates = test::states(20);
 using AVec = Eigen::Matrix<adouble, Eigen::Dynamic, 1>;
 
 // ---- the coefficient functions (templates/rbdgen_runtime.hpp.in) ----

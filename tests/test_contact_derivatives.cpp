@@ -28,7 +28,7 @@
 namespace rbdgen {
 namespace {
 
-constexpr int kStates = 20;
+constexpr int kStates = test::states(20);
 
 using test::Contacts;
 

@@ -86,7 +86,7 @@ TEST_P(ContactDynamics, HoldsTheContactsAndBalancesTheTorques) {
     ASSERT_EQ(static_cast<int>(problem.wanted.size()), model.nv + nw);
     for (const auto& [way, solve] : ways(problem, a)) {
     double worst_identity = 0, worst_kkt = 0;
-    for (int s = 0; s < 100; ++s) {
+    for (int s = 0; s < test::states(100); ++s) {
         test::RandomState x = test::random_state(model, rng);
         x.tau.head(6).setZero();  // nothing drives the floating base
         const VecX<double> u = solve(x, {x.tau});
@@ -131,7 +131,7 @@ TEST_P(ContactDynamics, ImpactStopsTheContactsWithTheImpulses) {
     ASSERT_EQ(static_cast<int>(problem.wanted.size()), model.nv + nw);
     EXPECT_EQ(problem.wanted_names.front().rfind("qd_plus[", 0), 0u) << problem.wanted_names.front();
     for (const auto& [way, solve] : ways(problem, a))
-    for (int s = 0; s < 100; ++s) {
+    for (int s = 0; s < test::states(100); ++s) {
         const test::RandomState x = test::random_state(model, rng);
         const VecX<double> u = solve(x, {});
         const VecX<double> qd_plus = u.head(model.nv), impulses = u.tail(nw);
@@ -162,7 +162,7 @@ TEST_P(ContactDynamics, BaumgarteStabilizationDrivesTheError) {
     ASSERT_EQ(problem.inputs[1].size(), nw);  // each contact's error, in the file's order
     std::uniform_real_distribution<double> u(-0.01, 0.01);
     for (const auto& [way, solve] : ways(problem, a))
-    for (int s = 0; s < 50; ++s) {
+    for (int s = 0; s < test::states(50); ++s) {
         test::RandomState x = test::random_state(model, rng);
         x.tau.head(6).setZero();
         VecX<double> e(nw);
@@ -223,7 +223,7 @@ TEST(Contacts, FourPointContactsOfAFlatFootAreSolvedInTheLeastSquaresSense) {
         for (int c = 0; c < 8; ++c) J.middleRows(3 * c, 3) = frame_jacobian<double>(model, corners_f[c], q).bottomRows(3);
         return J;
     };
-    for (int s = 0; s < 50; ++s) {
+    for (int s = 0; s < test::states(50); ++s) {
         test::RandomState x = test::random_state(model, rng);
         x.tau.head(6).setZero();
         // feet at rest, as contacts are: q̇ in the corners' null space (else four points of one rigid

@@ -26,7 +26,7 @@ namespace rbdgen {
 namespace {
 
 using AVec = Eigen::Matrix<adouble, Eigen::Dynamic, 1>;
-constexpr int kStates = 20;
+constexpr int kStates = test::states(20);
 
 class Derivatives : public test::ModelTest {
 protected:

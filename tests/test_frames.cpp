@@ -23,7 +23,7 @@ TEST_P(Frames, InternalFramesKeepJointSpaceResultsAndUrdfPoses) {
     const FrameChoice f = choose_internal_frames(model);
     for (const Body& b : f.model.bodies)
         if (b.joint.one_dof()) ASSERT_EQ(b.joint.axis, Vec3<double>::UnitZ());
-    for (int s = 0; s < 100; ++s) {
+    for (int s = 0; s < test::states(100); ++s) {
         const test::RandomState x = test::random_state(model, rng);
         EXPECT_LT(test::rel_err(rnea<double>(f.model, x.q, x.qd, x.qdd, x.gravity), rnea<double>(model, x.q, x.qd, x.qdd, x.gravity)), 1e-12);
         EXPECT_LT(test::rel_err(crba<double>(f.model, x.q), crba<double>(model, x.q)), 1e-12);
@@ -69,7 +69,7 @@ TEST_P(Frames, StoredScrewsRebuildTheTreeTransformOrSayWhyNot) {
 //   ∂q̈/∂q, 6e-10), within 4× of what a last-bit change of every link's inertia moves them.
 double largest_change(const Model& a, const Model& b) {
     double worst = 0;
-    for (int s = 0; s < 100; ++s) {
+    for (int s = 0; s < test::states(100); ++s) {
         const std::vector<VecX<double>> x = kernel_outputs(a, s), y = kernel_outputs(b, s);
         EXPECT_EQ(x.size(), y.size());
         for (size_t o = 0; o < std::min(x.size(), y.size()); ++o)

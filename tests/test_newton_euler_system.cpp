@@ -40,7 +40,7 @@ TEST_P(NewtonEulerSystemTest, InverseDynamicsIsRnea) {
     int n = 0;
     for (const Body& b : model.bodies) n += 18 + 2 * b.joint.nv();
     EXPECT_EQ(l.variables, n);  // |d| = Σ 18 + 2 n_i
-    for (int s = 0; s < 20; ++s) {
+    for (int s = 0; s < test::states(20); ++s) {
         const test::RandomState x = test::random_state(model, rng);
         const std::vector<Vec6<double>> f_ext = random_wrenches();
         const VecX<double> d = solve(inverse_dynamics_problem(model, true), x, x.qdd, f_ext);
@@ -50,7 +50,7 @@ TEST_P(NewtonEulerSystemTest, InverseDynamicsIsRnea) {
 
 TEST_P(NewtonEulerSystemTest, ForwardDynamicsIsAba) {
     if (!forward_dynamics_refusal(model).empty()) GTEST_SKIP() << "H is singular: " << forward_dynamics_refusal(model);
-    for (int s = 0; s < 20; ++s) {
+    for (int s = 0; s < test::states(20); ++s) {
         const test::RandomState x = test::random_state(model, rng);
         const std::vector<Vec6<double>> f_ext = random_wrenches();
         const VecX<double> d = solve(forward_dynamics_problem(model, true), x, x.tau, f_ext);

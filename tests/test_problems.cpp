@@ -83,7 +83,7 @@ TEST_P(Problems, SlipperyFeetAreSolved) {
         return f;
     };
     std::uniform_real_distribution<double> u(-1, 1);
-    for (int s = 0; s < 200; ++s) {
+    for (int s = 0; s < test::states(200); ++s) {
         const test::RandomState x = test::random_state(model, rng);
         // Random feet wrenches, and the base acceleration that leaves the floating base unforced
         // (on slippery feet the base cannot accelerate at will): RNEA is affine in it.
@@ -162,7 +162,7 @@ TEST(Accelerometer, EstimatesTheUnknownJointAcceleration) {
               << ", singular states " << a.singular_states << "\n";
     std::mt19937_64 rng(5);
     const int last = model.N() - 1;
-    for (int s = 0; s < 50; ++s) {
+    for (int s = 0; s < test::states(50); ++s) {
         const test::RandomState x = test::random_state(model, rng);
         const auto pose = [&](double t) {
             const VecX<double> q = x.q + t * x.qd + 0.5 * t * t * x.qdd;

@@ -33,7 +33,7 @@ TEST_P(StaticLuTest, InverseDynamicsIsRneaWithZeroFill) {
     EXPECT_EQ(a.lu.nnz, a.pattern.nnz());
     EXPECT_GE(a.states_checked, 10000);
     EXPECT_GE(a.min_pivot, 1e-6);
-    for (int s = 0; s < 1000; ++s) {
+    for (int s = 0; s < test::states(1000); ++s) {
         const test::RandomState x = test::random_state(model, rng);
         const auto [flat, f_ext] = random_wrenches();
         const VecX<double> d = solve_problem<double>(model, a, x.q, x.qd, x.gravity, {x.qdd, flat});
@@ -49,7 +49,7 @@ TEST_P(StaticLuTest, ForwardDynamicsIsAba) {
               << a.lu.fill << ", min pivot " << a.min_pivot << "\n";
     for (const OrderingReport& r : a.candidates)
         std::cout << "  " << r.name << ": fill " << r.fill << ", ops " << r.ops << " " << r.rejected << "\n";
-    for (int s = 0; s < 1000; ++s) {
+    for (int s = 0; s < test::states(1000); ++s) {
         const test::RandomState x = test::random_state(model, rng);
         const auto [flat, f_ext] = random_wrenches();
         const VecX<double> d = solve_problem<double>(model, a, x.q, x.qd, x.gravity, {x.tau, flat});

@@ -62,6 +62,18 @@ inline std::vector<ModelCase> all_models() {
     return cases;
 }
 
+// How many random states a test of the numbers draws: n in the main build, at most 3 in the sanitized
+// one, where each state runs the same code as the next (the sanitizers check that code; the numbers are
+// checked at every state in the main build). test_contact_derivatives' 20 states of central differences
+// took 41 s there.
+constexpr int states(int n) {
+#ifdef RBDGEN_SANITIZED_MODELS
+    return n < 3 ? n : 3;
+#else
+    return n;
+#endif
+}
+
 inline Model load(const ModelCase& c) { return load_model(c.path, {c.floating_base}); }
 // A URDF (urdfdom and MuJoCo's URDF reader read it too), not an MJCF or SDFormat file.
 inline bool is_urdf(const ModelCase& c) { return std::filesystem::path(c.path).extension() == ".urdf"; }

@@ -25,7 +25,7 @@
 namespace rbdgen {
 namespace {
 
-constexpr int kStates = 20;
+constexpr int kStates = test::states(20);
 constexpr double kIdentity = 1e-10, kDifference = 1e-6;
 
 class WholeBody : public test::ModelTest {
