@@ -123,7 +123,11 @@ TEST_F(BadInput, SdfElementsThatCannotBeHonoured) {
          {":5:", "joint 'j'", "drake:rotor_inertia", ">= 0"}},
         {"<sdf version=\"1.8\"><world name=\"w\"/></sdf>\n", {"no robot", "one <model>"}},
         {"<sdf version=\"1.8\">\n<model name=\"m\">\n<link name=\"a\">\n</model>\n</sdf>\n", {":4:", "not well-formed XML"}},
+        // a version libsdformat throws std::invalid_argument on (found by fuzz_sdf), in the file and in one it includes
+        {"\n<sdf version=\"1.x\">\n<model name=\"m\"><link name=\"a\"/></model>\n</sdf>\n", {":2:", "<sdf version=\"1.x\">", "such as \"1.9\""}},
+        {sdformat(sdf_joint("revolute") + "<include><uri>bad_version.sdf</uri></include>"), {"libsdformat cannot read", "stoi"}},
     };
+    write("bad_version.sdf", "<sdf version=\".1\"><model name=\"n\"><link name=\"c\"/></model></sdf>\n");
     for (size_t k = 0; k < cases.size(); ++k) {
         SCOPED_TRACE(cases[k].first);
         const std::string f = write("bad" + std::to_string(k) + ".sdf", cases[k].first);

@@ -9,6 +9,7 @@
 #include <console_bridge/console.h>
 #include <sdf/sdf.hh>
 #include <set>
+#include <tinyxml.h>
 
 #include "model/error.hpp"
 #include "model/xml_text.hpp"
@@ -82,10 +83,17 @@ public:
         sdf::Root root;
         const std::string text = included_from_folder(xml_to_utf8(bytes, file_));
         check_well_formed(text, file_);  // with its line and column, which libsdformat does not give
+        check_version(text);
         // libsdformat tries what it cannot read as SDF as a URDF too, and urdfdom logs through console_bridge: kept quiet
         const console_bridge::LogLevel level = console_bridge::getLogLevel();
         console_bridge::setLogLevel(console_bridge::CONSOLE_BRIDGE_LOG_NONE);
-        const sdf::Errors errors = root.LoadSdfString(text, config);
+        sdf::Errors errors;
+        try {
+            errors = root.LoadSdfString(text, config);
+        } catch (const std::exception& e) {  // what libsdformat throws instead of reporting, should more than the version do so
+            console_bridge::setLogLevel(level);
+            throw Error(fmt::format("{}: libsdformat cannot read this file or one it includes ({}); check them against the SDFormat specification", file_, e.what()));
+        }
         console_bridge::setLogLevel(level);
         if (!errors.empty()) throw Error(message(errors.front()));
         const sdf::Model* model = root.Model();
@@ -113,6 +121,22 @@ public:
     }
 
 private:
+    // <sdf version="...">: libsdformat converts a file of another version than its own through
+    // ignition::math::SemanticVersion, which throws std::invalid_argument where the version does not
+    // begin with a number ("1.x", ".1"). Refused here with what to write instead.
+    void check_version(const std::string& text) const {
+        TiXmlDocument doc;
+        doc.Parse(text.c_str(), nullptr, TIXML_ENCODING_UTF8);
+        const TiXmlElement* sdf = doc.FirstChildElement("sdf");
+        const char* version = sdf ? sdf->Attribute("version") : nullptr;
+        static const std::regex number(R"(\s*[0-9]{1,4}(\.[0-9]{1,4}){0,2}\s*)");
+        if (!version || std::regex_match(version, number)) return;  // no version: libsdformat's own message
+        std::string shown(version);
+        if (shown.size() > 40) shown = shown.substr(0, 40) + "...";
+        throw Error(fmt::format("{}:{}: <sdf version=\"{}\"> is not an SDFormat version; write the one the file follows, such as \"1.9\"",
+                                file_, sdf->Row(), shown));
+    }
+
     // The text with each <include>'s relative <uri> made a path from the model file's folder, where
     // libsdformat, reading a string, would look in the working directory first. Lines are kept.
     std::string included_from_folder(const std::string& text) const {
