@@ -16,7 +16,7 @@
 
 namespace rbdgen {
 
-std::vector<VecX<double>> kernel_outputs(const Model& model, uint64_t seed) {
+std::map<std::string, Arrays<double>> reference_outputs(const Model& model, uint64_t seed, const std::vector<KernelSpec>& specs) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> u(-1, 1);
     const auto random = [&](int n, double scale) { return VecX<double>(VecX<double>::NullaryExpr(n, [&] { return scale * u(rng); })); };
@@ -26,6 +26,13 @@ std::vector<VecX<double>> kernel_outputs(const Model& model, uint64_t seed) {
     const bool fd = forward_dynamics_refusal(model).empty(), mass = total_mass(model) > 0;
     const std::vector<std::string>& massive = mass_kernel_names();
     std::map<std::string, Arrays<double>> outputs;  // by kernel
+    std::map<std::string, VecX<double>> others;     // the other inputs, by name and size
+    // an input another kernel produces: that kernel of `specs`, else of kernel_specs()
+    const auto producer = [&](const std::string& name) -> const KernelSpec& {
+        for (const KernelSpec& k : specs)
+            if (k.name == name) return k;
+        return kernel_spec(name);
+    };
     std::function<const Arrays<double>&(const KernelSpec&)> run = [&](const KernelSpec& k) -> const Arrays<double>& {
         if (auto it = outputs.find(k.name); it != outputs.end()) return it->second;
         Arrays<double> in;
@@ -40,22 +47,28 @@ std::vector<VecX<double>> kernel_outputs(const Model& model, uint64_t seed) {
                 case StateField::Parameters: in.push_back(Eigen::Map<const VecX<double>>(a.defaults.data(), a.defaults.size())); continue;
                 default: break;
             }
-            if (a.produced_by.empty()) {
-                in.push_back(random(n, 10));
+            if (a.produced_by.empty()) {  // one draw an input name, which every kernel taking it gets
+                const auto [it, drawn] = others.try_emplace(a.name + "/" + std::to_string(n));
+                if (drawn) it->second = random(n, 10);
+                in.push_back(it->second);
                 continue;
             }
-            const KernelSpec& p = kernel_spec(a.produced_by);
+            const KernelSpec& p = producer(a.produced_by);
             size_t o = 0;
             while (o + 1 < p.outputs.size() && p.outputs[o].name != a.name) ++o;
             in.push_back(run(p)[o]);
         }
         return outputs[k.name] = k.reference(model, in);
     };
+    for (const KernelSpec& k : specs)
+        if (!(k.forward_dynamics && !fd) && !(!mass && std::count(massive.begin(), massive.end(), k.name))) run(k);
+    return outputs;
+}
+
+std::vector<VecX<double>> kernel_outputs(const Model& model, uint64_t seed) {
     std::vector<VecX<double>> all;
-    for (const KernelSpec& k : kernel_specs()) {
-        if ((k.forward_dynamics && !fd) || (!mass && std::count(massive.begin(), massive.end(), k.name))) continue;
-        for (const VecX<double>& y : run(k)) all.push_back(y);
-    }
+    for (const auto& [name, y] : reference_outputs(model, seed, kernel_specs()))
+        for (const VecX<double>& x : y) all.push_back(x);
     return all;
 }
 

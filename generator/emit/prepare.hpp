@@ -6,9 +6,11 @@
 // the generation it serves; the model layer stays plain data.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
+#include "emit/kernel.hpp"
 #include "model/frames.hpp"
 #include "model/snap.hpp"
 
@@ -28,9 +30,14 @@ inline constexpr double kSnapMaxEffect = 1e-10;
 
 PreparedModel prepare_model(const Model& model, double snap_tolerance = kSnapTolerance, double snap_max_effect = kSnapMaxEffect);
 
-// The outputs of every kernel of kernel_specs() (forward dynamics and the mass kernels where the model
-// has them) by the reference algorithms at one random state drawn from `seed`, each flattened: the
-// same inputs for every model of the same tree.
+// The outputs of every kernel of `specs` (forward dynamics and the mass kernels where the model has
+// them), by kernel, from their reference algorithms at one random state drawn from `seed` (the same
+// inputs for every model of the same tree): q, q̇, q̈, τ and gravity as a state gives them, the
+// payload's parameters the file's, an input another kernel produces from that kernel (of `specs`, else
+// of kernel_specs()), any other (external wrenches, measurements, motion) random, the same for every
+// kernel that takes an input of its name.
+std::map<std::string, Arrays<double>> reference_outputs(const Model& model, uint64_t seed, const std::vector<KernelSpec>& specs);
+// Those of kernel_specs(), each output flattened, in the order of their kernels' names.
 std::vector<VecX<double>> kernel_outputs(const Model& model, uint64_t seed);
 
 // A model whose numbers overflow the kernels' arithmetic (scalar "double" or "float") would compile
