@@ -100,8 +100,8 @@ MAIN
     echo "FAIL: $label does not link with the heap and exceptions wrapped away:"
     cat "$work/$label.link"
     status=1
-  # each kernel's sections bracket its functions and tables in the image (sections.sh)
-  elif ! sections=$("$(dirname "$0")/sections.sh" arm-none-eabi-nm "$label" "$work/$label.elf" - "${objs[@]}"); then
+  # each kernel's sections bracket its functions and tables in the image (sections.py)
+  elif ! sections=$("$(dirname "$0")/sections.py" arm-none-eabi-nm "$label" "$work/$label.elf" - "${objs[@]}"); then
     echo "$sections" | grep FAIL
     status=1
   fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cold calls (rbdgen_runtime.hpp's warm): with each linker of this machine (GNU ld, gold, lld), the
 # kernels of two robots link, their sections bracket every function and table of each kernel, and
-# warm_all() and extent() read exactly those bounds (sections.sh). The robots: the floating quadruped
+# warm_all() and extent() read exactly those bounds (sections.py). The robots: the floating quadruped
 # (compact kernels with tables, LTDL's loops, the batched and _sc entry points in the same files) and
 # arm7 in the uniform emission (call tables of function pointers). The cross-compiled firmware check
 # is cortex_m.sh's. Usage: warm.sh RBDGEN MODELS_DIR DATA_DIR
@@ -35,7 +35,7 @@ robot() {  # NAME URDF [generate flags...]
     g++ -fuse-ld=$linker -no-pie -o "$work/$name/main_$linker" "$work/$name/main.o" "${objs[@]}" -lm
     "$work/$name/main_$linker" >"$work/$name/printed_$linker"
     echo "== $name, ld.$linker"
-    "$here/sections.sh" nm "$name" "$work/$name/main_$linker" "$work/$name/printed_$linker" "${objs[@]}"
+    "$here/sections.py" nm "$name" "$work/$name/main_$linker" "$work/$name/printed_$linker" "${objs[@]}"
   done
 }
 robot quadruped "$models/quadruped.urdf" --floating-base --batch 2 --trig-entry-points

@@ -1,5 +1,5 @@
 // For tests/warm.sh: warms every kernel of robot ROBOT (warm_all), then prints extent() of each,
-// "kernel range begin end" in hex (range 0 code, 1 tables, 2 call tables), for sections.sh to
+// "kernel range begin end" in hex (range 0 code, 1 tables, 2 call tables), for sections.py to
 // compare with the linker's symbols. KERNELS: the kernels' names in the order of enum class Kernel.
 #include ROBOT_HEADER
 
