@@ -74,6 +74,9 @@ EvalResults evaluate(const Model& model, const State& s, const std::vector<std::
     for (const std::string& p : problems) {
         const Problem problem = load_problem(model, p);
         if (problem.name == "fd" && !r.fd_error.empty()) throw Error("--problem fd: " + r.fd_error);
+        // the state's readings of the problem's sensors, checked before its analysis (seconds on a humanoid)
+        for (const ProblemInput& i : problem.inputs)
+            if (i.name == "measurements") measurement_array(s, i.element_names);
         for (KernelSpec& k : problem_kernel_specs(std::make_shared<const ProblemAnalysis>(analyze_problem(model, problem))))
             if (k.name == problem.name + "_lu" || k.name == problem.name + "_aba" || k.name == problem.name + "_derivatives")
                 specs.push_back(std::move(k));
