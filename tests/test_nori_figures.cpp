@@ -27,13 +27,13 @@ long ops(const Model& m, const ProblemAnalysis& a) {
 
 TEST(NoriFigures, Fig1ForwardDynamicsOfASerialChain) {
     std::map<int, long> lu;
-    std::cout << "N_B  fd_lu  aba  fd_crba_ltdl  fill\n";
+    std::cout << "N_B  fd_lu  aba  fill\n";
     for (int n : {1, 2, 5, 10, 20, 50, 100}) {
         const Model m = chain(n, false);
         const ProblemAnalysis a = analyze_problem(m, forward_dynamics_problem(m), {.states = 200});
         lu[n] = ops(m, a);
-        const long aba = ops(m, kernel_spec("aba")), crba = ops(m, kernel_spec("fd_crba_ltdl"));
-        std::cout << n << "  " << lu[n] << "  " << aba << "  " << crba << "  " << a.lu.fill << "\n";
+        const long aba = ops(m, kernel_spec("aba"));
+        std::cout << n << "  " << lu[n] << "  " << aba << "  " << a.lu.fill << "\n";
         // Measured at 1.6-2.1x ABA's count (Nori: about equal, before folding): a bound that
         // catches a regression, not the goal.
         EXPECT_LE(lu[n], 2.5 * aba) << "N_B = " << n;
