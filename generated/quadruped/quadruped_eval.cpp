@@ -4,7 +4,6 @@
 // quadruped_eval: reads a STATE.json on stdin (the format of `rbdgen eval`) and prints the same JSON as
 // `rbdgen eval`, computed by this robot's generated kernels.
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "cli/state.hpp"
@@ -29,13 +28,7 @@ int main() {
     for (const char* d : quadruped::dof_names) layout.dof_names.push_back(d);
     layout.gravity = {quadruped::default_gravity[0], quadruped::default_gravity[1], quadruped::default_gravity[2]};
     try {
-        nlohmann::json json;
-        try {
-            json = nlohmann::json::parse(std::cin);
-        } catch (const nlohmann::json::parse_error& e) {
-            throw rbdgen::Error(std::string("<stdin>: not valid JSON (") + e.what() + ")");
-        }
-        const rbdgen::State s = rbdgen::parse_state(layout, json, "<stdin>");
+        const rbdgen::State s = rbdgen::read_state(layout, std::cin, "<stdin>");
         const std::vector<Scalar> in_q = to_scalar(s.q), in_qd = to_scalar(s.v), in_qdd = to_scalar(s.a),
                                   in_tau = to_scalar(s.tau), in_gravity = to_scalar(s.gravity);
         rbdgen::EvalResults r;
@@ -59,7 +52,7 @@ int main() {
         }
 
         if (!r.fd_error.empty()) std::cerr << "quadruped_eval: forward dynamics refused: " << r.fd_error << "\n";
-        std::cout << rbdgen::eval_json(layout, r).dump(2) << "\n";
+        rbdgen::write_eval_json(std::cout, layout, r);
         return 0;
     } catch (const rbdgen::Error& e) {
         std::cerr << "quadruped_eval: error: " << e.what() << "\n";

@@ -137,7 +137,7 @@ void add_eval_command(CLI::App& app, std::ostream& out) {
         if (ncmtm->count()) ncmtm_kernel_specs(model, *order);  // an order out of range, before reading the state
         const EvalResults result = evaluate(model, read_state(layout, *state), *problems, *order, *kernels, *frames);
         if (!result.fd_error.empty()) std::cerr << "rbdgen: forward dynamics refused: " << result.fd_error << "\n";
-        out << eval_json(layout, result).dump(2) << "\n";
+        write_eval_json(out, layout, result);
     });
 }
 

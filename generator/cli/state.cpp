@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "model/error.hpp"
 
@@ -49,8 +51,6 @@ const JointLayout* floating_root(const Layout& layout) {
         if (j.floating) return &j;
     return nullptr;
 }
-
-}  // namespace
 
 State parse_state(const Layout& model, const nlohmann::json& json, const std::string& file) {
     check_keys(json, file, "the state",
@@ -178,6 +178,7 @@ State parse_state(const Layout& model, const nlohmann::json& json, const std::st
     }
     return s;
 }
+}  // namespace
 
 std::vector<double> measurement_array(const State& state, const std::vector<std::string>& element_names) {
     std::vector<double> out;
@@ -278,6 +279,10 @@ std::vector<double> motion_derivatives(const State& state, int order) {
 State read_state(const Layout& model, const std::string& file) {
     std::ifstream in(file);
     if (!in) throw Error(file + ": cannot open the state file; check the path");
+    return read_state(model, in, file);
+}
+
+State read_state(const Layout& model, std::istream& in, const std::string& file) {
     nlohmann::json json;
     try {
         json = nlohmann::json::parse(in);
@@ -339,6 +344,7 @@ void put(nlohmann::ordered_json& j, const std::string& name, const nlohmann::ord
 
 }  // namespace
 
+namespace {
 nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& r) {
     nlohmann::ordered_json j;
     std::vector<std::string> names;
@@ -428,6 +434,11 @@ nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& r) {
     }
     if (!r.fd_error.empty()) j["fd_error"] = r.fd_error;
     return j;
+}
+}  // namespace
+
+void write_eval_json(std::ostream& out, const Layout& layout, const EvalResults& results) {
+    out << eval_json(layout, results).dump(2) << "\n";
 }
 
 }  // namespace rbdgen

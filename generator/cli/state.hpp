@@ -12,7 +12,8 @@
 // Absent entries are zero (a quaternion defaults to the identity, gravity to (0, 0, −9.81)).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include <map>
@@ -77,9 +78,9 @@ std::vector<double> parameter_array(const State& state, const std::vector<std::s
 std::vector<double> motion_positions(const State& state);
 std::vector<double> motion_derivatives(const State& state, int order);
 
-// Throws rbdgen::Error naming `file` and the offending key.
-State parse_state(const Layout& layout, const nlohmann::json& json, const std::string& file);
+// Throws rbdgen::Error naming `file` (for a stream: what to call it, as "<stdin>") and the offending key.
 State read_state(const Layout& layout, const std::string& file);
+State read_state(const Layout& layout, std::istream& in, const std::string& file);
 
 // The results `rbdgen eval` prints; a generated robot's eval driver fills the same from its kernels.
 // Each is a kernel's output (kernel specs, emit/kernel.hpp), in the kernels' order: a joint-space
@@ -99,7 +100,8 @@ struct EvalResults {
     std::vector<EvalResult> results;
     std::string fd_error;  // why forward dynamics is refused, if it is
 };
-// Throws rbdgen::Error naming the result and the joint where a value is not finite (overflow).
-nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& results);
+// Writes them as `rbdgen eval` prints them (JSON, indented by 2, a newline at the end). Throws
+// rbdgen::Error naming the result and the joint where a value is not finite (overflow).
+void write_eval_json(std::ostream& out, const Layout& layout, const EvalResults& results);
 
 }  // namespace rbdgen
