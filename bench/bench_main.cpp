@@ -60,8 +60,6 @@ const Condition kConditions[] = {{"", 0, "Hot loop (32 random states, cycled)"},
                                  {"-l2", 1 << 20, "One call after evicting 1 MiB (L1 and L2)"},
                                  {"-cold", 64 << 20, "One call after evicting 64 MiB (every cache)"}};
 
-std::string sci(double v) { return num(v, "%.1e"); }
-
 }  // namespace
 }  // namespace rbdgen::bench
 

@@ -73,6 +73,8 @@ inline std::string num(double v, const char* f) {
     return b;
 }
 inline std::string fmt_ns(double v) { return num(v, v < 100 ? "%.1f" : "%.0f"); }
+// A small relative difference, as 3.1e-15
+inline std::string sci(double v) { return num(v, "%.1e"); }
 
 // Evict the caches: write `bytes` (1 MiB: this machine's L2 of one core; 64 MiB: every cache).
 inline void flush_caches(std::size_t bytes) {

@@ -19,6 +19,8 @@ build-bench/bench/rbdgen_bench_lu --benchmark_repetitions=30 --benchmark_min_tim
   echo
   echo "Written by \`bench/run.sh\` on $(date -u +%Y-%m-%d)."
   echo
+  echo "Against Pinocchio 3.7, measured in one process (every kernel family, six robots, four builds): [pinocchio.md](pinocchio.md), written by \`bench/pinocchio.sh\`. The Pinocchio figures further down this file that say \"issue\" were copied from issue texts (another machine, in places another robot) and are not measurements."
+  echo
   echo "- Machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores (a shared virtual machine: timings vary by 20% or more from run to run; all peers of a row ran in the same process, interleaved by Google Benchmark)"
   echo "- Compiler: $(g++ --version | head -1)"
   echo "- Flags: everything at \`-O2\`, portable (no \`-march=native\`): the generated kernels (\`COMPILE_OPTIONS -O2\`, the peers' flags; rbdgen_add_robot's own default is \`-Os\`), the reference implementation (Eigen, templated algorithms in double), and Debian's prebuilt KDL $(dpkg-query -W -f='${Version}' liborocos-kdl-dev 2>/dev/null) and DART $(dpkg-query -W -f='${Version}' libdart-dev 2>/dev/null). The \`-march=native\` column is the same generated kernels built with \`-O2 -march=native\` (this CPU: $(grep -o -w 'avx2\|fma\|avx512f' /proc/cpuinfo | sort -u | tr '\n' ' ')), called from the same process; KDL's and DART's sides keep Debian's flags (only plain arrays cross)."
