@@ -32,6 +32,9 @@ const char* family_name(Family f) {
     case Family::energy: return "energy";
     case Family::rnea_derivatives: return "rnea_derivatives";
     case Family::aba_derivatives: return "aba_derivatives";
+    case Family::centroidal_derivatives: return "centroidal_derivatives";
+    case Family::integrate_jacobians: return "integrate_jacobians";
+    case Family::difference_jacobians: return "difference_jacobians";
     }
     return "?";
 }
@@ -50,6 +53,9 @@ const char* pinocchio_counterpart(Family f) {
     case Family::energy: return "computeKineticEnergy + computePotentialEnergy";
     case Family::rnea_derivatives: return "computeRNEADerivatives";
     case Family::aba_derivatives: return "computeABADerivatives";
+    case Family::centroidal_derivatives: return "computeCentroidalDynamicsDerivatives";
+    case Family::integrate_jacobians: return "dIntegrate, ARG0 and ARG1";
+    case Family::difference_jacobians: return "dDifference, ARG0 and ARG1";
     }
     return "?";
 }
@@ -68,6 +74,9 @@ int output_size(Family f, int nv) {
     case Family::energy: return 2;
     case Family::rnea_derivatives: return 2 * nv * nv;
     case Family::aba_derivatives: return 3 * nv * nv;
+    case Family::centroidal_derivatives: return 4 * 6 * nv;
+    case Family::integrate_jacobians:
+    case Family::difference_jacobians: return 2 * nv * nv;
     }
     return 0;
 }
@@ -112,7 +121,7 @@ int main(int argc, char** argv) {
                     double& w = worst[r.label + "/" + family_name(f) + "/" + b.name];
                     std::vector<double> out(output_size(f, r.nv));
                     for (int k = 0; k < kStates; ++k) {
-                        b.kernel[static_cast<int>(f)](s[k], out.data());
+                        b.kernel[static_cast<int>(f)](s[k], s[(k + 1) % kStates], out.data());
                         peer->run(f, k);
                         w = std::max(w, disagreement(out, peer->outputs(f, k)));
                     }
@@ -134,10 +143,11 @@ int main(int argc, char** argv) {
                 benchmark::RegisterBenchmark((name + b.name).c_str(), [s, kernel, out](benchmark::State& st) {
                     int k = 0;
                     for (auto _ : st) {
-                        kernel((*s)[k], out);
+                        const int next = k + 1 == kStates ? 0 : k + 1;
+                        kernel((*s)[k], (*s)[next], out);
                         benchmark::DoNotOptimize(out);
                         benchmark::ClobberMemory();
-                        k = k + 1 == kStates ? 0 : k + 1;
+                        k = next;
                     }
                 })->ComputeStatistics("min", minimum);
             }

@@ -4,6 +4,7 @@
 #include <pinocchio/algorithm/aba-derivatives.hpp>
 #include <pinocchio/algorithm/aba.hpp>
 #include <pinocchio/algorithm/center-of-mass.hpp>
+#include <pinocchio/algorithm/centroidal-derivatives.hpp>
 #include <pinocchio/algorithm/centroidal.hpp>
 #include <pinocchio/algorithm/cholesky.hpp>
 #include <pinocchio/algorithm/crba.hpp>
@@ -33,6 +34,8 @@ public:
     std::vector<Coordinate> coordinates;
     std::vector<Eigen::VectorXd> q, v, x;  // per state, in Pinocchio's convention
     Eigen::Matrix<double, 6, 1> Adot_qd;    // centroidal: dAg q̇
+    Eigen::MatrixXd J0, J1;                 // the configuration Jacobians (ARG0, ARG1)
+    pin::Data::Matrix6x dh_dq, dhdot_dq, dhdot_dv, dhdot_da;  // computeCentroidalDynamicsDerivatives
 
     void set_states(const std::vector<Inputs>& states) override {
         q.clear(), v.clear(), x.clear();
@@ -75,6 +78,19 @@ public:
             break;
         case Family::rnea_derivatives: pin::computeRNEADerivatives(model, data, q[k], v[k], x[k]); break;
         case Family::aba_derivatives: pin::computeABADerivatives(model, data, q[k], v[k], x[k]); break;
+        case Family::centroidal_derivatives:
+            pin::computeCentroidalDynamicsDerivatives(model, data, q[k], v[k], x[k], dh_dq, dhdot_dq, dhdot_dv, dhdot_da);
+            break;
+        case Family::integrate_jacobians:
+            pin::dIntegrate(model, q[k], v[k], J0, pin::ARG0);
+            pin::dIntegrate(model, q[k], v[k], J1, pin::ARG1);
+            break;
+        case Family::difference_jacobians: {
+            const int next = k + 1 == static_cast<int>(q.size()) ? 0 : k + 1;
+            pin::dDifference(model, q[k], q[next], J0, pin::ARG0);
+            pin::dDifference(model, q[k], q[next], J1, pin::ARG1);
+            break;
+        }
         }
     }
 
@@ -93,6 +109,10 @@ public:
     }
     // A 6-vector's or 6-row block's row r in rbdgen's [angular; linear] from Pinocchio's [linear; angular].
     static int row6(int r) { return r < 3 ? r + 3 : r - 3; }
+    void rows6(const pin::Data::Matrix6x& M, std::vector<double>& out) const {  // 6 × nv, row-major
+        for (int r = 0; r < 6; ++r)
+            for (int j = 0; j < nv; ++j) out.push_back(M(row6(r), perm[j]));
+    }
 
     std::vector<double> outputs(Family f, int k) override {
         std::vector<double> out;
@@ -108,8 +128,7 @@ public:
                 for (int j = 0; j < nv; ++j) out.push_back(data.Jcom(r, perm[j]));
             break;
         case Family::centroidal: {
-            for (int r = 0; r < 6; ++r)
-                for (int j = 0; j < nv; ++j) out.push_back(data.Ag(row6(r), perm[j]));
+            rows6(data.Ag, out);
             const Eigen::Matrix<double, 6, 1> h = data.hg.toVector();
             for (int r = 0; r < 6; ++r) out.push_back(h[row6(r)]);
             for (int r = 0; r < 6; ++r) out.push_back(Adot_qd[row6(r)]);
@@ -119,6 +138,9 @@ public:
         case Family::energy: out = {data.kinetic_energy, data.potential_energy}; break;
         case Family::rnea_derivatives: matrix(data.dtau_dq, out), matrix(data.dtau_dv, out); break;
         case Family::aba_derivatives: matrix(data.ddq_dq, out), matrix(data.ddq_dv, out), matrix(symmetric(data.Minv), out); break;
+        case Family::centroidal_derivatives: rows6(dh_dq, out), rows6(dhdot_dq, out), rows6(dhdot_dv, out), rows6(dhdot_da, out); break;
+        case Family::integrate_jacobians:
+        case Family::difference_jacobians: matrix(J0, out), matrix(J1, out); break;
         }
         (void)k;
         return out;
@@ -168,6 +190,8 @@ std::unique_ptr<PinocchioRobot> pinocchio_robot(const std::string& urdf, bool fl
             return nullptr;
         }
     r->data = pin::Data(r->model);
+    r->J0 = r->J1 = Eigen::MatrixXd::Zero(r->nv, r->nv);
+    r->dh_dq = r->dhdot_dq = r->dhdot_dv = r->dhdot_da = pin::Data::Matrix6x::Zero(6, r->nv);
     return r;
 }
 

@@ -30,10 +30,14 @@ enum class Family {
     energy,            // energy (T, V)          | computeKineticEnergy + computePotentialEnergy
     rnea_derivatives,  // rnea_derivatives       | computeRNEADerivatives
     aba_derivatives,   // aba_derivatives        | computeABADerivatives
+    centroidal_derivatives,  // centroidal_derivatives | computeCentroidalDynamicsDerivatives
+    integrate_jacobians,     // integrate_jacobians    | dIntegrate, ARG0 and ARG1
+    difference_jacobians,    // difference_jacobians (q0: this state's q, q1: the next state's) | dDifference, ARG0 and ARG1
 };
 constexpr Family kFamilies[] = {Family::rnea,       Family::crba,         Family::aba,       Family::fd,
                                 Family::minv,       Family::com,          Family::com_jacobian, Family::centroidal,
-                                Family::coriolis,   Family::energy,       Family::rnea_derivatives, Family::aba_derivatives};
+                                Family::coriolis,   Family::energy,       Family::rnea_derivatives, Family::aba_derivatives,
+                                Family::centroidal_derivatives, Family::integrate_jacobians, Family::difference_jacobians};
 const char* family_name(Family f);             // the rbdgen kernel's name
 const char* pinocchio_counterpart(Family f);   // what Pinocchio calls
 int output_size(Family f, int nv);             // the rbdgen kernel's outputs, one after the other
@@ -44,7 +48,8 @@ public:
     // The states, in rbdgen's convention (Inputs: q, q̇, x = q̈ for rnea and τ for the forward
     // dynamics, gravity), converted to Pinocchio's once.
     virtual void set_states(const std::vector<Inputs>& states) = 0;
-    // One call of the family's Pinocchio algorithms at state k: what is timed.
+    // One call of the family's Pinocchio algorithms at state k (and k + 1, cycled, for the second
+    // configuration of difference_jacobians): what is timed.
     virtual void run(Family f, int k) = 0;
     // The outputs of the last run(f, k), in rbdgen's convention and order (output_size values).
     virtual std::vector<double> outputs(Family f, int k) = 0;

@@ -10,7 +10,8 @@
 
 namespace rbdgen::bench {
 
-using Kernel = void (*)(const Inputs& state, double* out);
+// `next`: the next state, whose q is difference_jacobians' q1
+using Kernel = void (*)(const Inputs& state, const Inputs& next, double* out);
 struct Build {
     std::string name;                          // "default", "O2", "native", "lanes"
     Kernel kernel[std::size(kFamilies)];       // by Family
