@@ -20,6 +20,7 @@ namespace rbdgen::bench {
 
 const char* family_name(Family f) {
     switch (f) {
+    case Family::fk: return "fk";
     case Family::rnea: return "rnea";
     case Family::crba: return "crba";
     case Family::aba: return "aba";
@@ -41,6 +42,7 @@ const char* family_name(Family f) {
 
 const char* pinocchio_counterpart(Family f) {
     switch (f) {
+    case Family::fk: return "forwardKinematics";
     case Family::rnea: return "rnea";
     case Family::crba: return "crba";
     case Family::aba: return "aba";
@@ -60,8 +62,9 @@ const char* pinocchio_counterpart(Family f) {
     return "?";
 }
 
-int output_size(Family f, int nv) {
+int output_size(Family f, int nv, int nb) {
     switch (f) {
+    case Family::fk: return 12 * nb;
     case Family::rnea:
     case Family::aba:
     case Family::fd: return nv;
@@ -119,7 +122,7 @@ int main(int argc, char** argv) {
             for (Family f : kFamilies)
                 for (const Build& b : r.builds) {
                     double& w = worst[r.label + "/" + family_name(f) + "/" + b.name];
-                    std::vector<double> out(output_size(f, r.nv));
+                    std::vector<double> out(output_size(f, r.nv, static_cast<int>(r.joints.size())));
                     for (int k = 0; k < kStates; ++k) {
                         b.kernel[static_cast<int>(f)](s[k], s[(k + 1) % kStates], out.data());
                         peer->run(f, k);
@@ -137,7 +140,7 @@ int main(int argc, char** argv) {
             bool agrees = peer != nullptr;
             for (const Build& b : r.builds) agrees = agrees && worst[name + b.name] <= kAgreement;
             for (const Build& b : r.builds) {
-                buffers.emplace_back(output_size(f, r.nv));
+                buffers.emplace_back(output_size(f, r.nv, static_cast<int>(r.joints.size())));
                 double* out = buffers.back().data();
                 const Kernel kernel = b.kernel[static_cast<int>(f)];
                 benchmark::RegisterBenchmark((name + b.name).c_str(), [s, kernel, out](benchmark::State& st) {

@@ -10,6 +10,7 @@
 #include <pinocchio/algorithm/crba.hpp>
 #include <pinocchio/algorithm/energy.hpp>
 #include <pinocchio/algorithm/joint-configuration.hpp>
+#include <pinocchio/algorithm/kinematics.hpp>
 #include <pinocchio/algorithm/rnea-derivatives.hpp>
 #include <pinocchio/algorithm/rnea.hpp>
 #include <pinocchio/parsers/urdf.hpp>
@@ -32,6 +33,7 @@ public:
         int from, to, nq;  // rbdgen's q index, Pinocchio's, and how many (7 a free-flyer; 2 a continuous joint's cos, sin)
     };
     std::vector<Coordinate> coordinates;
+    std::vector<pin::JointIndex> bodies;  // Pinocchio's joint of each of rbdgen's moving bodies, in rbdgen's order
     std::vector<Eigen::VectorXd> q, v, x;  // per state, in Pinocchio's convention
     Eigen::Matrix<double, 6, 1> Adot_qd;    // centroidal: dAg q̇
     Eigen::MatrixXd J0, J1;                 // the configuration Jacobians (ARG0, ARG1)
@@ -54,6 +56,7 @@ public:
 
     void run(Family f, int k) override {
         switch (f) {
+        case Family::fk: pin::forwardKinematics(model, data, q[k]); break;
         case Family::rnea: pin::rnea(model, data, q[k], v[k], x[k]); break;
         case Family::crba: pin::crba(model, data, q[k]); break;
         case Family::aba: pin::aba(model, data, q[k], v[k], x[k]); break;
@@ -117,6 +120,14 @@ public:
     std::vector<double> outputs(Family f, int k) override {
         std::vector<double> out;
         switch (f) {
+        case Family::fk:  // a body's pose: R row by row, then p (its joint's frame is its link's)
+            for (pin::JointIndex j : bodies) {
+                const pin::SE3& M = data.oMi[j];
+                for (int r = 0; r < 3; ++r)
+                    for (int c = 0; c < 3; ++c) out.push_back(M.rotation()(r, c));
+                for (int r = 0; r < 3; ++r) out.push_back(M.translation()[r]);
+            }
+            break;
         case Family::rnea: vector(data.tau, out); break;
         case Family::crba: matrix(symmetric(data.M), out); break;
         case Family::aba: vector(data.ddq, out); break;
@@ -167,6 +178,7 @@ std::unique_ptr<PinocchioRobot> pinocchio_robot(const std::string& urdf, bool fl
             why = "joint " + j.name + " is not among Pinocchio's joints";
             return nullptr;
         }
+        r->bodies.push_back(id);
         const int nq = r->model.nqs[id], nv = r->model.nvs[id], iq = r->model.idx_qs[id], iv = r->model.idx_vs[id];
         if (j.v_index + nv > r->nv) {
             why = "rbdgen's joints have more coordinates than Pinocchio's model";

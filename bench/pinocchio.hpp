@@ -18,6 +18,7 @@ namespace rbdgen::bench {
 
 // A kernel family: rbdgen's kernel and what Pinocchio calls for the same outputs.
 enum class Family {
+    fk,                // fk (every moving body's pose) | forwardKinematics
     rnea,              // rnea                   | rnea
     crba,              // crba                   | crba
     aba,               // aba                    | aba
@@ -34,13 +35,13 @@ enum class Family {
     integrate_jacobians,     // integrate_jacobians    | dIntegrate, ARG0 and ARG1
     difference_jacobians,    // difference_jacobians (q0: this state's q, q1: the next state's) | dDifference, ARG0 and ARG1
 };
-constexpr Family kFamilies[] = {Family::rnea,       Family::crba,         Family::aba,       Family::fd,
+constexpr Family kFamilies[] = {Family::fk, Family::rnea,       Family::crba,         Family::aba,       Family::fd,
                                 Family::minv,       Family::com,          Family::com_jacobian, Family::centroidal,
                                 Family::coriolis,   Family::energy,       Family::rnea_derivatives, Family::aba_derivatives,
                                 Family::centroidal_derivatives, Family::integrate_jacobians, Family::difference_jacobians};
 const char* family_name(Family f);             // the rbdgen kernel's name
 const char* pinocchio_counterpart(Family f);   // what Pinocchio calls
-int output_size(Family f, int nv);             // the rbdgen kernel's outputs, one after the other
+int output_size(Family f, int nv, int nb);     // the rbdgen kernel's outputs, one after the other (nb: moving bodies)
 
 class PinocchioRobot {
 public:
