@@ -342,9 +342,7 @@ void put(nlohmann::ordered_json& j, const std::string& name, const nlohmann::ord
         j[name] = value;
 }
 
-}  // namespace
 
-namespace {
 nlohmann::ordered_json eval_json(const Layout& layout, const EvalResults& r) {
     nlohmann::ordered_json j;
     std::vector<std::string> names;
